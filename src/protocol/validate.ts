@@ -1,0 +1,254 @@
+import {
+  ACTION_TYPES, AI_QUERY_STATUSES, AUTH_MODES, COLOR_SCHEMES, DOWNLOAD_FORMATS, DOWNLOAD_TARGETS,
+  EVENT_TYPES, SOURCE, SURFACES,
+} from './constants.js';
+import type {
+  ActionPayloadMap, ActionType, AnyActionEnvelope, AnyEventEnvelope, EventEnvelope, EventPayloadMap, EventType,
+  Surface, Validated,
+} from './types.js';
+
+type Kind = 's' | 'n' | 'b' | '*' | readonly string[];
+/** A field rule: its kind, and 1 (required) or 3 (required, may be null); optional when absent. */
+type FieldRule = readonly [Kind, (1 | 3)?];
+
+const REQUIRED = 1;
+const NULLABLE = 3;
+
+/** Spec section 6, one line per field. Fields not listed here are dropped. */
+const EVENT_FIELDS: Record<EventType, Record<string, FieldRule>> = {
+  'svc:event:ready': {
+    embedTenant: ['s', NULLABLE], deploymentId: ['n', NULLABLE], mode: [AUTH_MODES, REQUIRED],
+    surface: [SURFACES, REQUIRED], publicId: ['s'],
+  },
+  'svc:event:view': { surface: [SURFACES, REQUIRED], path: ['s', REQUIRED], publicId: ['s'], title: ['s'] },
+  'svc:event:navigate': { path: ['s', REQUIRED], previousPath: ['s'] },
+  'svc:event:dashboard-loaded': { publicId: ['s'], widgetCount: ['n'], loadDurationMs: ['n'] },
+  'svc:event:download': {
+    format: [DOWNLOAD_FORMATS, REQUIRED], target: [DOWNLOAD_TARGETS, REQUIRED], widgetId: ['s'], title: ['s'],
+    rowCount: ['n'],
+  },
+  'svc:event:drilldown': { member: ['s', REQUIRED], value: ['*'], widgetId: ['s'] },
+  'svc:event:ai-query': { query: ['s', REQUIRED], status: [AI_QUERY_STATUSES, REQUIRED], chatId: ['s'], agentId: ['s'] },
+  'svc:event:error': { message: ['s', REQUIRED], name: ['s'], context: ['s'], fatal: ['b'] },
+};
+
+const has = (o: object, key: string) => Object.hasOwn(o, key);
+const oneOf = (values: readonly string[]) => `one of ${values.join(', ')}`;
+
+/** A plain object: not null, not an array, Map, Date or boxed primitive, not a class instance. */
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (value === null || typeof value !== 'object') return false;
+  const proto = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}
+
+function matches(value: unknown, kind: Kind): boolean {
+  return kind === 's' ? typeof value === 'string'
+    : kind === 'n' ? Number.isFinite(value)
+    : kind === 'b' ? typeof value === 'boolean'
+    : kind === '*' || (typeof value === 'string' && kind.includes(value));
+}
+
+function describe(kind: Kind): string {
+  return kind === 's' ? 'a string' : kind === 'n' ? 'a finite number' : kind === 'b' ? 'a boolean'
+    : oneOf(kind as readonly string[]);
+}
+
+/**
+ * Copies the spec's fields of an event payload into a fresh object, or says which rule failed.
+ * Only own properties are read; unknown fields are dropped; an optional field sent as null is absent.
+ */
+function cleanPayload(type: EventType, payload: Record<string, unknown>): Record<string, unknown> | string {
+  const out: Record<string, unknown> = {};
+  const rules = EVENT_FIELDS[type];
+  for (const name in rules) {
+    const [kind, flags = 0] = rules[name];
+    const value = has(payload, name) ? payload[name] : undefined;
+    if (value === undefined || (value === null && flags !== NULLABLE)) {
+      if (flags) return `payload.${name}: required, ${describe(kind)}${flags === NULLABLE ? ' or null' : ''}`;
+      continue;
+    }
+    if (value !== null && !matches(value, kind)) return `payload.${name}: must be ${describe(kind)}`;
+    out[name] = value;
+  }
+  return out;
+}
+
+const refuse = (reason: string, type?: string) => ({ ok: false as const, reason, ...(type ? { type } : {}) });
+
+/** Checks the envelope fields shared by events and actions; the reason never echoes message data. */
+function checkEnvelope(data: unknown, direction: 'event' | 'action', types: readonly string[]): string | undefined {
+  if (!isPlainObject(data)) return 'message: must be a plain object';
+  if (data.source !== SOURCE || !has(data, 'source')) return `source: must be '${SOURCE}'`;
+  if (!has(data, 'direction') || data.direction !== direction) return `direction: must be '${direction}'`;
+  if (!has(data, 'type') || !types.includes(data.type as string)) return `type: must be a known ${direction} type`;
+  if (!has(data, 'timestamp') || !Number.isFinite(data.timestamp)) return 'timestamp: must be a finite number';
+  if (!has(data, 'payload') || !isPlainObject(data.payload)) return 'payload: must be a plain object';
+  return undefined;
+}
+
+/**
+ * Validates an incoming event (embed → host) against spec 2.4 and 6. On success `message` is a fresh
+ * envelope whose payload holds only the spec's fields. `type` is reported only when it is a known
+ * event type, so a refusal never repeats attacker-chosen text.
+ */
+export function validateEvent(data: unknown): Validated<AnyEventEnvelope> {
+  const problem = checkEnvelope(data, 'event', EVENT_TYPES);
+  const d = data as Record<string, unknown>;
+  const type = isPlainObject(d) && has(d, 'type') && EVENT_TYPES.includes(d.type as EventType) ? (d.type as EventType) : undefined;
+  if (problem) return refuse(problem, type);
+  if (!has(d, 'surface') || !matches(d.surface, SURFACES)) return refuse(`surface: must be ${oneOf(SURFACES)}`, type);
+  const payload = cleanPayload(type!, d.payload as Record<string, unknown>);
+  if (typeof payload === 'string') return refuse(payload, type);
+  return {
+    ok: true,
+    message: { source: SOURCE, direction: 'event', type: type!, payload, timestamp: d.timestamp, surface: d.surface } as AnyEventEnvelope,
+  };
+}
+
+/** Builds a valid event envelope (embed → host), for the embed side; throws a TypeError naming the broken rule. */
+export function buildEvent<T extends EventType>(type: T, surface: Surface, payload: EventPayloadMap[T]): EventEnvelope<T> {
+  const result = validateEvent({ source: SOURCE, direction: 'event', type, payload, timestamp: Date.now(), surface });
+  if (!result.ok) throw new TypeError(`${type}: ${result.reason}`);
+  return result.message as EventEnvelope<T>;
+}
+
+// ---- Outgoing values: each check returns undefined when the value is valid, else the accepted form.
+
+const FORBIDDEN_KEYS = ['__proto__', 'constructor', 'prototype'];
+
+/** JSON-like data only (so structured clone and JSON agree): no functions, NaN, cycles or prototype keys. */
+function dataProblem(value: unknown, depth = 0): string | undefined {
+  if (value === null || typeof value === 'string' || typeof value === 'boolean' || Number.isFinite(value)) return undefined;
+  if (depth > 16) return 'nested too deep';
+  const isArray = Array.isArray(value);
+  if (!isArray && !isPlainObject(value)) return 'only strings, finite numbers, booleans, null, arrays and plain objects';
+  for (const key of Object.keys(value as object)) {
+    if (!isArray && FORBIDDEN_KEYS.includes(key)) return `no "${key}" key`;
+    const problem = dataProblem((value as Record<string, unknown>)[key], depth + 1);
+    if (problem) return problem;
+  }
+  return undefined;
+}
+
+/** `light`, `dark` or `auto`. */
+export const colorSchemeProblem = (value: unknown) =>
+  matches(value, COLOR_SCHEMES) ? undefined : `must be ${oneOf(COLOR_SCHEMES)}`;
+
+/** A BCP 47 language tag such as `de`, `de-DE` or `zh-Hant-TW`, as `Intl.getCanonicalLocales` accepts it. */
+export function localeProblem(value: unknown): string | undefined {
+  try {
+    if (typeof value === 'string' && Intl.getCanonicalLocales(value).length === 1) return undefined;
+  } catch {
+    // RangeError: not a well-formed tag.
+  }
+  return 'must be a BCP 47 language tag such as "en", "en-US" or "pt-BR"';
+}
+
+/** A plain object of JSON-like data, without `__proto__`, `constructor` or `prototype` keys. */
+export function themeProblem(value: unknown): string | undefined {
+  if (!isPlainObject(value)) return 'must be a plain object such as {"primaryColor":"#4f46e5"}';
+  const problem = dataProblem(value);
+  return problem && `must be plain JSON-like data: ${problem}`;
+}
+
+/** A path inside the embed: one leading `/`, no scheme, no `//`, no backslash, no control characters. */
+export function pathProblem(value: unknown): string | undefined {
+  return typeof value === 'string' && /^\/(?![/\\])[^\\\x00-\x1f\x7f]*$/.test(value) && !value.includes('//')
+    ? undefined
+    : 'must be a path inside the embed that starts with a single "/" (no scheme, "//", backslash or control characters)';
+}
+
+const NAME = '[A-Za-z_][A-Za-z0-9_]*';
+const FILTER = new RegExp(`^f_(${NAME})\\.(${NAME})=(.*)$`, 's');
+const FILTER_FORM = 'must be f_<semantic_view>.<dimension>=<JSON> with a JSON object that has a "value" key, e.g. f_orders.status={"value":"shipped"}';
+
+/** A parsed filter parameter. */
+export interface ParsedFilter {
+  view: string;
+  dimension: string;
+  value: unknown;
+}
+
+/**
+ * Parses `f_<semantic_view>.<dimension>=<JSON>`; the JSON must be an object with an own `value` key.
+ * Returns undefined for anything else (JSON.parse also refuses smuggled `&allowExport=true` tails).
+ */
+export function parseFilterParam(param: unknown): ParsedFilter | undefined {
+  const m = typeof param === 'string' ? FILTER.exec(param) : null;
+  if (!m) return undefined;
+  let json: unknown;
+  try {
+    json = JSON.parse(m[3]);
+  } catch {
+    return undefined;
+  }
+  if (!isPlainObject(json) || !has(json, 'value') || dataProblem(json)) return undefined;
+  return { view: m[1], dimension: m[2], value: json.value };
+}
+
+/** See {@link parseFilterParam}. */
+export const filterProblem = (value: unknown) => (parseFilterParam(value) ? undefined : FILTER_FORM);
+
+/**
+ * Builds a filter parameter `f_<view>.<dimension>={"value":<value>}` for the `filter` attribute or
+ * `svc:action:set-filter`. Throws a TypeError for names that are not identifiers or a value that is not JSON data.
+ */
+export function filterParam(view: string, dimension: string, value: unknown): string {
+  const name = new RegExp(`^${NAME}$`);
+  if (!name.test(view) || !name.test(dimension)) {
+    throw new TypeError('filterParam(view, dimension, value): view and dimension must be identifiers ([A-Za-z_][A-Za-z0-9_]*)');
+  }
+  const problem = value === undefined ? 'a value is required' : dataProblem(value);
+  if (problem) throw new TypeError(`filterParam(view, dimension, value): value must be JSON data (${problem})`);
+  return `f_${view}.${dimension}=${JSON.stringify({ value })}`;
+}
+
+/** Each action's payload check: undefined when valid, else what is wrong. */
+const ACTION_CHECKS: Record<ActionType, (payload: Record<string, unknown>) => string | undefined> = {
+  'svc:action:set-color-scheme': (p) => prefix('scheme', colorSchemeProblem(p.scheme)),
+  'svc:action:set-theme': themeProblem,
+  'svc:action:set-locale': (p) => prefix('locale', localeProblem(p.locale)),
+  'svc:action:set-filter': (p) => prefix('filterUrlParameter', filterProblem(p.filterUrlParameter)),
+  'svc:action:navigate': (p) => prefix('path', pathProblem(p.path)),
+  'svc:action:refresh': () => undefined,
+};
+
+function prefix(field: string, problem: string | undefined) {
+  return problem && `payload.${field}: ${problem}`;
+}
+
+/** Reads only own properties into a fresh payload (the theme is copied deeply: it is checked JSON data). */
+function ownPayload(type: ActionType, p: Record<string, unknown>): Record<string, unknown> {
+  if (type === 'svc:action:set-theme') return JSON.parse(JSON.stringify(p));
+  const key = { 'svc:action:set-color-scheme': 'scheme', 'svc:action:set-locale': 'locale',
+    'svc:action:set-filter': 'filterUrlParameter', 'svc:action:navigate': 'path' }[type as string];
+  return key ? { [key]: has(p, key) ? p[key] : undefined } : {};
+}
+
+/**
+ * Validates an incoming action (host → embed), for the embed side. Actions never carry `surface`.
+ * On success `message` is a fresh envelope.
+ */
+export function validateAction(data: unknown): Validated<AnyActionEnvelope> {
+  const problem = checkEnvelope(data, 'action', ACTION_TYPES);
+  if (problem) return refuse(problem);
+  const d = data as Record<string, unknown>;
+  const type = d.type as ActionType;
+  if (has(d, 'surface')) return refuse('surface: actions carry no surface', type);
+  const payload = ownPayload(type, d.payload as Record<string, unknown>);
+  const payloadProblem = ACTION_CHECKS[type](payload);
+  if (payloadProblem) return refuse(payloadProblem, type);
+  return { ok: true, message: { source: SOURCE, direction: 'action', type, payload, timestamp: d.timestamp } as AnyActionEnvelope };
+}
+
+/**
+ * Builds an action envelope (host → embed) after checking its payload; throws a TypeError naming the
+ * accepted form. The result is what `postMessage` sends, targeted at the tenant origin.
+ */
+export function buildAction<T extends ActionType>(type: T, payload: ActionPayloadMap[T]) {
+  const check = ACTION_CHECKS[type];
+  const problem = check ? check(payload as Record<string, unknown>) : `type: must be ${oneOf(ACTION_TYPES)}`;
+  if (problem) throw new TypeError(`${type}: ${problem}`);
+  return { source: SOURCE, direction: 'action', type, payload, timestamp: Date.now() } as const;
+}

@@ -1,0 +1,40 @@
+// A web-test-runner plugin that serves the embed peer (test/support/peer.html) from two extra
+// loopback servers. The test page lives on http://localhost:8000, so http://127.0.0.1:<port> is a
+// genuinely different origin: the browser, not the test, enforces the same-origin policy.
+// `executeServerCommand('peer-origins')` tells the tests both origins.
+import { createServer } from 'node:http';
+import { readFileSync } from 'node:fs';
+
+const page = new URL('./peer.html', import.meta.url);
+
+function serve() {
+  const server = createServer((req, res) => {
+    const { pathname } = new URL(req.url, 'http://x');
+    if (pathname.startsWith('/embed/')) {
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
+      res.end(readFileSync(page));
+    } else {
+      res.writeHead(404, { 'content-type': 'text/plain' });
+      res.end('not found');
+    }
+  });
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
+}
+
+export function peerServerPlugin() {
+  let servers = [];
+  return {
+    name: 'svc-embed-peer',
+    async serverStart() {
+      servers = await Promise.all([serve(), serve()]);
+    },
+    async serverStop() {
+      await Promise.all(servers.map((s) => new Promise((r) => s.close(r))));
+    },
+    executeCommand({ command }) {
+      if (command !== 'peer-origins') return undefined;
+      const [tenant, other] = servers.map((s) => `http://127.0.0.1:${s.address().port}`);
+      return { tenant, other };
+    },
+  };
+}
