@@ -117,6 +117,6 @@ export type AnyEventEnvelope = { [T in EventType]: EventEnvelope<T> }[EventType]
 export type AnyActionEnvelope = { [T in ActionType]: ActionEnvelope<T> }[ActionType];
 
 /** The result of validating an incoming message: the clean message, or why it was refused. */
-export type Validated<M> =
+export type Validated<M extends { type: string }> =
   | { ok: true; message: M }
-  | { ok: false; reason: string; type?: string };
+  | { ok: false; reason: string; type?: M['type'] };

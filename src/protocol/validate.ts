@@ -74,7 +74,7 @@ function cleanPayload(type: EventType, payload: Record<string, unknown>): Record
   return out;
 }
 
-const refuse = (reason: string, type?: string) => ({ ok: false as const, reason, ...(type ? { type } : {}) });
+const refuse = <T extends string>(reason: string, type?: T) => ({ ok: false as const, reason, ...(type ? { type } : {}) });
 
 /** Checks the envelope fields shared by events and actions; the reason never echoes message data. */
 function checkEnvelope(data: unknown, direction: 'event' | 'action', types: readonly string[]): string | undefined {

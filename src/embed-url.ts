@@ -1,0 +1,66 @@
+/** Why a configuration was refused: the `reason` of `svc-config-error`. Codes are API; messages are not. */
+export type ConfigErrorReason =
+  | 'relative-url'
+  | 'invalid-url'
+  | 'unsupported-protocol'
+  | 'insecure-protocol'
+  | 'credentials-in-url'
+  | 'opaque-origin'
+  | 'invalid-tenant-origin';
+
+/** The inputs of the embed URL, as the element's attributes give them. */
+export interface EmbedUrlInput {
+  src?: string | null;
+  tenantOrigin?: string | null;
+  publicId?: string | null;
+  session?: string | null;
+  allowExport?: boolean;
+}
+
+export type EmbedUrlResult = { url: string; origin: string } | { reason: ConfigErrorReason; message: string };
+
+const isLoopback = (host: string) => host === 'localhost' || host === '[::1]' || /^127(\.\d{1,3}){3}$/.test(host);
+
+const refuse = (reason: ConfigErrorReason, message: string) => ({ reason, message: `<svc-embed>: ${message}` });
+
+/**
+ * Resolves the embed URL and the tenant origin every check uses, or says why the configuration is
+ * refused. Undefined while there is nothing to load yet (no `src`, no `tenant-origin` + `public-id`).
+ * Messages name the rule, never the URL: it may hold a session id.
+ */
+export function resolveEmbedUrl(input: EmbedUrlInput): EmbedUrlResult | undefined {
+  let src = input.src;
+  if (!src) {
+    const { tenantOrigin, publicId, session } = input;
+    if (!tenantOrigin || !publicId) return undefined;
+    let origin: string;
+    try {
+      origin = new URL(tenantOrigin).origin;
+    } catch {
+      origin = '';
+    }
+    if (origin === 'null' || origin !== tenantOrigin.replace(/\/$/, '')) {
+      return refuse('invalid-tenant-origin', 'tenant-origin must be an origin such as https://acme.example.com (scheme and host, no path)');
+    }
+    src = `${origin}/embed/dashboard/${encodeURIComponent(publicId)}${session ? `?session=${encodeURIComponent(session)}` : ''}`;
+  }
+  let url: URL;
+  try {
+    url = new URL(src);
+  } catch {
+    return /^[a-z][a-z\d+.-]*:/i.test(src)
+      ? refuse('invalid-url', 'src is not a valid URL')
+      : refuse('relative-url', 'src must be an absolute https: URL, not a relative one');
+  }
+  const { protocol, hostname } = url;
+  if (protocol === 'http:' && !isLoopback(hostname)) {
+    return refuse('insecure-protocol', 'src must use https: (http: is accepted only on localhost, 127.0.0.0/8 and [::1])');
+  }
+  if (protocol !== 'https:' && protocol !== 'http:') {
+    return refuse('unsupported-protocol', 'src must be an https: URL (javascript:, data:, blob:, about: and other schemes are refused)');
+  }
+  if (url.username || url.password) return refuse('credentials-in-url', 'src must not contain user name or password');
+  if (url.origin === 'null') return refuse('opaque-origin', 'src has an opaque origin');
+  if (input.allowExport) url.searchParams.set('allowExport', 'true');
+  return { url: url.href, origin: url.origin };
+}

@@ -1,0 +1,53 @@
+import type { EventPayloadMap, EventType, Surface } from './protocol/types.js';
+import type { ConfigErrorReason } from './embed-url.js';
+
+/** The `detail` of every re-dispatched embed event: the validated envelope, with a fresh payload. */
+export interface SvcEventDetail<T extends EventType = EventType> {
+  /** The wire type, e.g. `svc:event:download`. */
+  type: T;
+  /** The surface the event relates to. */
+  surface: Surface;
+  /** When the embed created the message, in epoch milliseconds. */
+  timestamp: number;
+  /** Only the spec's fields for this type; unknown fields are dropped. */
+  payload: EventPayloadMap[T];
+}
+
+/** A DOM event re-dispatched by `<svc-embed>` for a validated embed event. */
+export type SvcEvent<T extends EventType = EventType> = CustomEvent<SvcEventDetail<T>>;
+
+/** Detail of `svc-message-rejected`: a message from the embed that failed validation and was not dispatched. */
+export interface SvcMessageRejectedDetail {
+  /** The field and the rule it broke, e.g. `payload.format: must be one of csv, xlsx, png, pdf`. Never echoes data. */
+  reason: string;
+  /** The wire type, when it was one of the known event types. */
+  type?: EventType;
+}
+
+/** Detail of `svc-config-error`: the embed URL was refused and no iframe was created. */
+export interface SvcConfigErrorDetail {
+  /** A stable code. */
+  reason: ConfigErrorReason;
+  /** A human-readable explanation (it never repeats the URL or the session). */
+  message: string;
+}
+
+/** Every DOM event `<svc-embed>` dispatches, by name. All bubble and are composed. */
+export interface SvcEmbedEventMap {
+  'svc-ready': SvcEvent<'svc:event:ready'>;
+  'svc-view': SvcEvent<'svc:event:view'>;
+  'svc-navigate': SvcEvent<'svc:event:navigate'>;
+  'svc-dashboard-loaded': SvcEvent<'svc:event:dashboard-loaded'>;
+  'svc-download': SvcEvent<'svc:event:download'>;
+  'svc-drilldown': SvcEvent<'svc:event:drilldown'>;
+  'svc-ai-query': SvcEvent<'svc:event:ai-query'>;
+  'svc-error': SvcEvent<'svc:event:error'>;
+  'svc-message-rejected': CustomEvent<SvcMessageRejectedDetail>;
+  'svc-config-error': CustomEvent<SvcConfigErrorDetail>;
+}
+
+declare global {
+  // Typed listeners on elements, document and window: e.detail.payload.format needs no cast.
+  // eslint-disable-next-line @typescript-eslint/no-empty-interface
+  interface GlobalEventHandlersEventMap extends SvcEmbedEventMap {}
+}

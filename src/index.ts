@@ -1,0 +1,11 @@
+/**
+ * `svc-embed`: registers `<svc-embed>` on import and exports the element class, its event types and
+ * the protocol helpers.
+ * @packageDocumentation
+ */
+import './define.js';
+
+export { SvcEmbedElement } from './svc-embed.js';
+export type * from './events.js';
+export type { ConfigErrorReason } from './embed-url.js';
+export * from './protocol/index.js';
