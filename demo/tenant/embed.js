@@ -1,0 +1,4 @@
+// Placeholder until the embed surfaces land.
+export function embedMiddleware() {
+  return async (_ctx, next) => next();
+}
