@@ -1,0 +1,101 @@
+// Shared by the browser tests: the peer's origins, and a small driver for the peer page
+// (test/support/peer.html) that runs in the element's iframe on a real second origin.
+import { executeServerCommand } from '@web/test-runner-commands';
+import { oneEvent } from '@open-wc/testing';
+import '../../src/index.js';
+import type { SvcEmbedElement } from '../../src/index.js';
+
+export const { tenant, other } = (await executeServerCommand('peer-origins')) as { tenant: string; other: string };
+
+/** Every `svc-*` DOM event name the element can dispatch. */
+export const DOM_EVENTS = [
+  'svc-ready', 'svc-view', 'svc-navigate', 'svc-dashboard-loaded', 'svc-download', 'svc-drilldown', 'svc-ai-query',
+  'svc-error', 'svc-message-rejected', 'svc-config-error',
+] as const;
+
+/** A peer page URL on `origin`; `ready` makes it say svc:event:ready for that surface on load. */
+export function peerUrl(origin = tenant, ready: string | null = 'dashboard', extra = ''): string {
+  const q = new URLSearchParams({ host: location.origin });
+  if (ready) q.set('ready', ready);
+  return `${origin}/embed/dashboard/test-board?${q}${extra}`;
+}
+
+// Peer pages announce every load; record them from the start so no announcement is missed.
+const loads: Array<{ win: MessageEventSource | null; origin: string }> = [];
+addEventListener('message', (e) => {
+  if (e.data && typeof e.data.peerLoaded === 'string') loads.push({ win: e.source, origin: e.origin });
+});
+
+/** Resolves once `win` has loaded a peer page on `origin` (at least `count` times). */
+export async function peerLoaded(win: Window, origin = tenant, count = 1): Promise<void> {
+  while (loads.filter((l) => l.win === win && l.origin === origin).length < count) await new Promise((r) => setTimeout(r, 10));
+}
+
+let nextId = 0;
+function ask<T>(win: Window, origin: string, command: object, answer: (data: any) => T | undefined): Promise<T> {
+  const id = ++nextId;
+  return new Promise<T>((resolve) => {
+    const onMessage = (e: MessageEvent) => {
+      if (e.source !== win || !e.data) return;
+      const result = e.data.peerDone === id ? (true as T) : e.data.peerId === id ? answer(e.data) : undefined;
+      if (result === undefined) return;
+      removeEventListener('message', onMessage);
+      resolve(result);
+    };
+    addEventListener('message', onMessage);
+    win.postMessage({ ...command, id }, origin);
+  });
+}
+
+/** Has the peer in `win` post `messages` (objects, or JSON text) to the host; resolves once the host has handled them. */
+export function peerPost(win: Window, messages: unknown[], origin = tenant): Promise<unknown> {
+  return ask(win, origin, { peerCmd: 'post', messages }, () => undefined);
+}
+
+/** Has the peer post `count` view events as fast as it can. */
+export function peerBurst(win: Window, count: number): Promise<unknown> {
+  return ask(win, tenant, { peerCmd: 'burst', count }, () => undefined);
+}
+
+/** Has the peer say svc:event:ready. */
+export function peerReady(win: Window): Promise<unknown> {
+  return ask(win, tenant, { peerCmd: 'ready' }, () => undefined);
+}
+
+/** Every svc-embed message the peer received, with the origin it came from. */
+export function peerReport(win: Window, origin = tenant): Promise<Array<{ origin: string; data: any }>> {
+  return ask(win, origin, { peerCmd: 'report' }, (d) => d.peerReport);
+}
+
+/** Navigates the peer's own window to `url` (the frame keeps its WindowProxy). */
+export function peerNavigate(win: Window, url: string, origin = tenant): void {
+  win.postMessage({ peerCmd: 'navigate', url }, origin);
+}
+
+export const frameOf = (el: SvcEmbedElement) => el.shadowRoot!.querySelector('iframe');
+export const windowOf = (el: SvcEmbedElement) => frameOf(el)!.contentWindow!;
+
+/** Appends a new `<svc-embed>` with these attributes; `ready` resolves with its first svc-ready. */
+export function embed(attrs: Record<string, string> = {}) {
+  const el = document.createElement('svc-embed');
+  for (const [name, value] of Object.entries({ src: peerUrl(), ...attrs })) el.setAttribute(name, value);
+  const ready = oneEvent(el, 'svc-ready');
+  document.body.append(el);
+  return { el, ready };
+}
+
+/** Records every svc-* event dispatched on `el`, in order. */
+export function record(el: Element) {
+  const seen: CustomEvent[] = [];
+  for (const name of DOM_EVENTS) el.addEventListener(name, (e) => seen.push(e as CustomEvent));
+  return seen;
+}
+
+/** A valid event envelope. */
+export function envelope(type: string, payload: unknown, surface = 'dashboard'): Record<string, unknown> {
+  return { source: 'svc-embed', direction: 'event', type, payload, timestamp: 1_700_000_000_000, surface };
+}
+
+export function cleanup(): void {
+  for (const el of document.querySelectorAll('svc-embed, iframe')) el.remove();
+}
