@@ -1,0 +1,306 @@
+/**
+ * `SvcClient`: the recipients listing (spec 4.1) and the SCIM user listing (spec 4.2) over `fetch`.
+ */
+import { SvcApiError } from './errors.js';
+import { Transport } from './http.js';
+import type { JsonResult } from './http.js';
+import type {
+  ListRecipientsParams, NotificationRecipient, NotificationRecipientsListResponse, PageProgress,
+  RecipientsIterationParams, ScimAuthScheme, ScimListResponse, ScimListUsersParams, ScimUser,
+  ScimUsersIterationParams, SvcClientOptions,
+} from './types.js';
+import {
+  MAX_FIRST, MAX_RETRIES, checkCursor, checkId, checkInteger, checkMs, checkParams, checkScheme, checkSignal,
+  checkToken, normaliseBaseUrl, parseRecipientsPage, parseScimList,
+} from './validate.js';
+
+/** Node's `util.inspect` hook, by its registry name so that nothing here imports `node:util`. */
+export const inspectCustom: unique symbol = Symbol.for('nodejs.util.inspect.custom');
+
+/** Replaces a token in any text; shown by `toJSON` and `util.inspect` instead of the token. */
+const REDACTED = '[REDACTED]';
+/** Pages in a row with no items but a next cursor before iteration gives up as a server loop. */
+const MAX_EMPTY_PAGES = 3;
+
+type Inspect = (value: unknown, options?: unknown) => string;
+
+function show(name: string, view: object, options: unknown, inspect: Inspect | undefined): string {
+  return `${name} ${typeof inspect === 'function' ? inspect(view, options) : JSON.stringify(view)}`;
+}
+
+function checkCallback<T>(name: string, value: unknown): T | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'function') throw new TypeError(`${name} must be a function`);
+  return value as T;
+}
+
+function paginationError(message: string, path: string): SvcApiError {
+  return new SvcApiError(`Pagination stopped: ${message}`, { code: 'PAGINATION_ERROR', status: 200, method: 'GET', path });
+}
+
+/** Adds request context to a response-shape error raised by a parser. */
+function withContext<T>(parse: () => T, path: string, res: JsonResult): T {
+  try {
+    return parse();
+  } catch (err) {
+    if (!(err instanceof SvcApiError)) throw err;
+    const rid = res.requestId ? ` [request id ${res.requestId}]` : '';
+    throw new SvcApiError(`GET ${path.split('?')[0]} failed: ${err.message}${rid}`, {
+      code: err.code, status: res.status, method: 'GET', path, requestId: res.requestId, field: err.field,
+    });
+  }
+}
+
+/** Recipients arguments after validation. */
+interface CheckedRecipients {
+  deploymentId: number;
+  notificationId: number;
+  first: number | undefined;
+  after: string | undefined;
+  signal: AbortSignal | undefined;
+}
+
+type Get = (path: string, signal: AbortSignal | undefined) => Promise<JsonResult>;
+
+/**
+ * The SCIM 2 user listing (spec 4.2), reached as `client.scim`. Requests carry
+ * `Authorization: <scimAuthScheme> <token>` (spec 5.2).
+ */
+export class ScimApi {
+  readonly #get: Get;
+  readonly #view: object;
+
+  /** @internal Built by {@link SvcClient}; not meant to be constructed directly. */
+  constructor(get: Get, view: object) {
+    this.#get = get;
+    this.#view = view;
+  }
+
+  /**
+   * Lists one page of users: `GET {baseUrl}/scim/v2/Users?startIndex=&count=`.
+   * @returns The checked ListResponse; `Resources` is always an array.
+   * @throws TypeError or RangeError (as a rejection, before any request) for invalid arguments.
+   * @throws SvcApiError for HTTP, network and response-shape failures; SCIM error bodies fill
+   *   `detail` and `scimType`.
+   */
+  async listUsers(params?: ScimListUsersParams): Promise<ScimListResponse> {
+    const p = checkParams(params, 'listUsers', false);
+    const startIndex = checkInteger('startIndex', p.startIndex, 1, Number.MAX_SAFE_INTEGER);
+    const count = checkInteger('count', p.count, 0, Number.MAX_SAFE_INTEGER);
+    const signal = checkSignal(p.signal);
+    return this.#list(startIndex, count, signal);
+  }
+
+  /**
+   * Iterates over every user, page after page. `startIndex` is 1-based and advances by the number of
+   * users actually returned; iteration stops at `totalResults` or at an empty page. Breaking out of
+   * `for await` sends no further request.
+   * @throws TypeError or RangeError synchronously, before any request, for invalid arguments.
+   */
+  users(params?: ScimUsersIterationParams): AsyncGenerator<ScimUser, void, undefined> {
+    const p = checkParams(params, 'users', false);
+    const count = checkInteger('count', p.count, 1, Number.MAX_SAFE_INTEGER);
+    const start = checkInteger('startIndex', p.startIndex, 1, Number.MAX_SAFE_INTEGER, 1)!;
+    const signal = checkSignal(p.signal);
+    const onPage = checkCallback<(progress: PageProgress) => void>('onPage', p.onPage);
+    return this.#iterate(start, count, signal, onPage);
+  }
+
+  async #list(startIndex: number | undefined, count: number | undefined, signal?: AbortSignal): Promise<ScimListResponse> {
+    const query = new URLSearchParams();
+    if (startIndex !== undefined) query.set('startIndex', String(startIndex));
+    if (count !== undefined) query.set('count', String(count));
+    const qs = query.toString();
+    const path = `/scim/v2/Users${qs ? `?${qs}` : ''}`;
+    const res = await this.#get(path, signal);
+    return withContext(() => parseScimList(res.body, startIndex ?? 1), path, res);
+  }
+
+  async *#iterate(
+    start: number, count: number | undefined, signal: AbortSignal | undefined,
+    onPage: ((progress: PageProgress) => void) | undefined,
+  ): AsyncGenerator<ScimUser, void, undefined> {
+    let next = start;
+    let received = 0;
+    for (let page = 1; ; page++) {
+      const list = await this.#list(next, count, signal);
+      const n = list.Resources.length;
+      received += n;
+      onPage?.({ page, pageItems: n, received, total: list.totalResults });
+      yield* list.Resources;
+      // Advance by what actually came back: servers may return fewer than `count`.
+      next += n;
+      if (n === 0 || next > list.totalResults) return;
+    }
+  }
+
+  /** Redacted summary for logs. */
+  toJSON(): object {
+    return this.#view;
+  }
+
+  /** Redacted view for `util.inspect`. */
+  [inspectCustom](_depth: number, options: unknown, inspect?: Inspect): string {
+    return show('ScimApi', this.#view, options, inspect);
+  }
+}
+
+/**
+ * Typed client of the REST recipients listing and the SCIM user listing, with zero runtime
+ * dependencies. Runs wherever a standard `fetch` exists (Node 20+, Deno, Bun, edge runtimes).
+ *
+ * The token lives in a private field: it never appears in `JSON.stringify(client)`,
+ * `util.inspect(client)`, nor in any error. Redirects are never followed.
+ *
+ * @example
+ * ```ts
+ * const client = new SvcClient({ baseUrl: 'https://acme.example.com/api', token: process.env.SVC_API_TOKEN! });
+ * for await (const r of client.recipients({ deploymentId: 1, notificationId: 10, first: 200 })) console.log(r.type);
+ * ```
+ */
+export class SvcClient {
+  /** The normalised base URL, without a trailing slash. */
+  readonly baseUrl: string;
+  /** The SCIM 2 interface (spec 4.2). */
+  readonly scim: ScimApi;
+  readonly #token: string;
+  readonly #scimScheme: ScimAuthScheme;
+  readonly #transport: Transport;
+  readonly #view: Record<string, unknown>;
+
+  /**
+   * Validates every option; nothing is sent.
+   * @throws Error in a browser unless `allowBrowser: true`.
+   * @throws TypeError or RangeError for an invalid option, naming the accepted form.
+   */
+  constructor(options: SvcClientOptions) {
+    if (options === null || typeof options !== 'object') throw new TypeError('SvcClient expects an options object');
+    const g = globalThis as { window?: unknown; document?: unknown };
+    if (typeof g.window !== 'undefined' && typeof g.document !== 'undefined' && options.allowBrowser !== true) {
+      throw new Error('SvcClient refuses to run in a browser: an API key in a page is readable by its users, and an ' +
+        'unscoped key grants full account access. Call the API from a server, or pass allowBrowser: true for a key ' +
+        'that is safe to expose.');
+    }
+    this.baseUrl = normaliseBaseUrl(options.baseUrl);
+    const token = checkToken(options.token);
+    this.#token = token;
+    this.#scimScheme = checkScheme(options.scimAuthScheme);
+    const fetchImpl = checkCallback<typeof globalThis.fetch>('fetch', options.fetch)
+      ?? (typeof globalThis.fetch === 'function' ? globalThis.fetch.bind(globalThis) : undefined);
+    if (!fetchImpl) throw new TypeError('no global fetch in this runtime: pass a fetch implementation in options.fetch');
+    const timeoutMs = checkMs('timeoutMs', options.timeoutMs, 1, 30_000);
+    const maxRetries = checkInteger('maxRetries', options.maxRetries, 0, MAX_RETRIES, 2)!;
+    const encoded = encodeURIComponent(token);
+    this.#transport = new Transport({
+      baseUrl: this.baseUrl,
+      fetch: fetchImpl,
+      timeoutMs,
+      maxRetries,
+      retryBaseDelayMs: checkMs('retryBaseDelayMs', options.retryBaseDelayMs, 0, 500),
+      retryMaxDelayMs: checkMs('retryMaxDelayMs', options.retryMaxDelayMs, 0, 30_000),
+      onRetry: checkCallback('onRetry', options.onRetry),
+      redact: (text) => text.split(token).join(REDACTED).split(encoded).join(REDACTED),
+    });
+    this.#view = { baseUrl: this.baseUrl, token: REDACTED, scimAuthScheme: this.#scimScheme, timeoutMs, maxRetries };
+    this.scim = new ScimApi(
+      (path, signal) => this.#transport.getJson({
+        path, signal, scim: true, authorization: `${this.#scimScheme} ${this.#token}`,
+        accept: 'application/scim+json, application/json',
+      }),
+      { baseUrl: this.baseUrl, scimAuthScheme: this.#scimScheme },
+    );
+  }
+
+  /**
+   * Lists one page of a notification's recipients:
+   * `GET {baseUrl}/v1/deployments/{deploymentId}/notifications/{notificationId}/recipients`.
+   * @returns The checked page; unknown recipient kinds come through as `type: 'UNKNOWN'`.
+   * @throws TypeError or RangeError (as a rejection, before any request) for invalid arguments.
+   * @throws SvcApiError for HTTP, network and response-shape failures.
+   */
+  async listRecipients(params: ListRecipientsParams): Promise<NotificationRecipientsListResponse> {
+    const p = this.#checkRecipients(params, 'listRecipients');
+    return this.#page(p.deploymentId, p.notificationId, p.first, p.after, p.signal);
+  }
+
+  /**
+   * Iterates over every recipient of every page, following `pageInfo.endCursor` until
+   * `hasNextPage` is false. Breaking out of `for await` sends no further request.
+   * @throws TypeError or RangeError synchronously, before any request, for invalid arguments.
+   * @throws SvcApiError (code `PAGINATION_ERROR`) when the server claims a next page without a
+   *   cursor, repeats a cursor, or keeps sending empty pages.
+   */
+  recipients(params: RecipientsIterationParams): AsyncGenerator<NotificationRecipient, void, undefined> {
+    const p = this.#checkRecipients(params, 'recipients');
+    const onPage = checkCallback<(progress: PageProgress) => void>('onPage', (params as { onPage?: unknown }).onPage);
+    return this.#iterate(p, onPage);
+  }
+
+  /** Redacted summary for logs: the token shows as `[REDACTED]`. */
+  toJSON(): Record<string, unknown> {
+    return { ...this.#view };
+  }
+
+  /** Redacted view for `util.inspect` and `console.log`. */
+  [inspectCustom](_depth: number, options: unknown, inspect?: Inspect): string {
+    return show('SvcClient', this.#view, options, inspect);
+  }
+
+  #checkRecipients(params: unknown, method: string): CheckedRecipients {
+    const p = checkParams(params, method, true);
+    return {
+      deploymentId: checkId('deploymentId', p.deploymentId),
+      notificationId: checkId('notificationId', p.notificationId),
+      first: checkInteger('first', p.first, 1, MAX_FIRST),
+      after: checkCursor(p.after),
+      signal: checkSignal(p.signal),
+    };
+  }
+
+  async #page(
+    deploymentId: number, notificationId: number, first: number | undefined, after: string | undefined,
+    signal: AbortSignal | undefined,
+  ): Promise<NotificationRecipientsListResponse> {
+    const query = new URLSearchParams();
+    if (first !== undefined) query.set('first', String(first));
+    if (after !== undefined) query.set('after', after);
+    const qs = query.toString();
+    const path = `/v1/deployments/${deploymentId}/notifications/${notificationId}/recipients${qs ? `?${qs}` : ''}`;
+    const res = await this.#transport.getJson({
+      path, signal, scim: false, authorization: `Bearer ${this.#token}`, accept: 'application/json',
+      notFound: `notification ${notificationId} is not in deployment ${deploymentId} (or the base URL is wrong)`,
+    });
+    return withContext(() => parseRecipientsPage(res.body), path, res);
+  }
+
+  async *#iterate(
+    p: CheckedRecipients,
+    onPage: ((progress: PageProgress) => void) | undefined,
+  ): AsyncGenerator<NotificationRecipient, void, undefined> {
+    const seen = new Set<string>();
+    if (p.after !== undefined) seen.add(p.after);
+    let after = p.after;
+    let received = 0;
+    let emptyRun = 0;
+    const where = `/v1/deployments/${p.deploymentId}/notifications/${p.notificationId}/recipients`;
+    for (let page = 1; ; page++) {
+      const res = await this.#page(p.deploymentId, p.notificationId, p.first, after, p.signal);
+      received += res.items.length;
+      onPage?.({ page, pageItems: res.items.length, received });
+      yield* res.items;
+      const info = res.pageInfo;
+      if (!info || !info.hasNextPage) return;
+      const next = info.endCursor;
+      if (next === null || next === '') {
+        throw paginationError(`page ${page} has hasNextPage true but no endCursor`, where);
+      }
+      if (seen.has(next)) throw paginationError(`page ${page} repeats an earlier cursor (the server would loop)`, where);
+      emptyRun = res.items.length === 0 ? emptyRun + 1 : 0;
+      if (emptyRun >= MAX_EMPTY_PAGES) {
+        throw paginationError(`${MAX_EMPTY_PAGES} empty pages in a row still claim a next page`, where);
+      }
+      seen.add(next);
+      after = next;
+    }
+  }
+}

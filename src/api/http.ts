@@ -1,0 +1,318 @@
+/**
+ * One GET with timeout, abort, bounded retries and response checks. Holds no credential itself: the
+ * caller passes the Authorization value per request and a redaction function built by the client.
+ */
+import { SvcApiError, statusMeaning } from './errors.js';
+import type { SvcApiErrorInit } from './errors.js';
+import type { RetryInfo } from './types.js';
+
+/** Settings a {@link Transport} is built with. */
+export interface TransportConfig {
+  baseUrl: string;
+  fetch: typeof globalThis.fetch;
+  timeoutMs: number;
+  maxRetries: number;
+  retryBaseDelayMs: number;
+  retryMaxDelayMs: number;
+  onRetry: ((info: RetryInfo) => void) | undefined;
+  /** Removes the credential from any text copied into an error. */
+  redact: (text: string) => string;
+}
+
+/** One request as the API layer describes it. */
+export interface RequestSpec {
+  /** Path and query after the base URL, starting with `/`. */
+  path: string;
+  authorization: string;
+  accept: string;
+  scim: boolean;
+  signal: AbortSignal | undefined;
+  /** A sharper 404 explanation than the generic one. */
+  notFound?: string;
+}
+
+/** A successful response's parsed JSON body. */
+export interface JsonResult {
+  body: unknown;
+  status: number;
+  requestId: string | undefined;
+}
+
+const RETRY_STATUSES = new Set([429, 502, 503, 504]);
+const REQUEST_ID_HEADERS = ['x-request-id', 'request-id', 'x-correlation-id', 'x-amzn-requestid', 'x-amz-request-id'];
+const SCIM_ERROR = 'urn:ietf:params:scim:api:messages:2.0:Error';
+/** Error bodies are read only this far: they are explanations, not data. */
+const MAX_ERROR_BODY = 64 * 1024;
+const MAX_DETAIL = 300;
+const IMF_FIXDATE = /^[A-Za-z]{3}, \d{2} [A-Za-z]{3} \d{4} \d{2}:\d{2}:\d{2} GMT$/;
+
+/** Single-line, bounded, credential-free text for messages. */
+function clean(text: string, redact: (t: string) => string, max = MAX_DETAIL): string {
+  // eslint-disable-next-line no-control-regex
+  const flat = redact(text).replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ').replace(/\s+/g, ' ').trim();
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+}
+
+function requestIdOf(headers: Headers): string | undefined {
+  for (const name of REQUEST_ID_HEADERS) {
+    const v = headers.get(name);
+    // Only a plausible id is copied: it ends up in messages and terminals.
+    if (v && /^[\x21-\x7e]{1,128}$/.test(v)) return v;
+  }
+  return undefined;
+}
+
+/** `Retry-After` as milliseconds (delay-seconds or an HTTP date), or undefined when absent or unreadable. */
+export function parseRetryAfter(value: string | null, now = Date.now()): number | undefined {
+  if (value === null) return undefined;
+  const v = value.trim();
+  if (/^\d{1,10}$/.test(v)) return Number(v) * 1000;
+  if (IMF_FIXDATE.test(v)) {
+    const at = Date.parse(v);
+    if (!Number.isNaN(at)) return Math.max(0, at - now);
+  }
+  return undefined;
+}
+
+function mediaType(headers: Headers): string {
+  return (headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+}
+
+function isJsonType(type: string): boolean {
+  return type === 'application/json' || (type.startsWith('application/') && type.endsWith('+json'));
+}
+
+/** Rejects with the signal's reason as soon as it aborts, even if `promise` never settles. */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (v) => { signal.removeEventListener('abort', onAbort); resolve(v); },
+      (e) => { signal.removeEventListener('abort', onAbort); reject(e); },
+    );
+  });
+}
+
+/** Waits `ms`, or rejects with the signal's reason when it aborts first. */
+export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) {
+      reject(signal.reason);
+      return;
+    }
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal!.reason);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+function discard(res: Response): void {
+  // Frees the connection; a failure here changes nothing for the caller.
+  res.body?.cancel().catch(() => {});
+}
+
+type Attempt = { done: JsonResult } | { retry: SvcApiError; delayMs: number | undefined };
+
+/** Performs GET requests for the client. Not part of the public API. */
+export class Transport {
+  readonly #c: TransportConfig;
+
+  constructor(config: TransportConfig) {
+    this.#c = config;
+  }
+
+  /** The normalised base URL (no credential). */
+  get baseUrl(): string {
+    return this.#c.baseUrl;
+  }
+
+  /** GETs `spec.path` and returns its JSON body, retrying what may be retried. */
+  async getJson(spec: RequestSpec): Promise<JsonResult> {
+    const { signal } = spec;
+    for (let attempt = 1; ; attempt++) {
+      if (signal?.aborted) throw signal.reason;
+      const outcome = await this.#attempt(spec, attempt);
+      if ('done' in outcome) return outcome.done;
+      const retries = attempt - 1;
+      if (retries >= this.#c.maxRetries) throw outcome.retry;
+      const delayMs = this.#delay(retries + 1, outcome.delayMs);
+      this.#c.onRetry?.({ retry: retries + 1, delayMs, status: outcome.retry.status, path: spec.path });
+      await sleep(delayMs, signal);
+    }
+  }
+
+  /** Backoff: the server's Retry-After when given, else exponential with jitter; both capped. */
+  #delay(retry: number, retryAfterMs: number | undefined): number {
+    const cap = this.#c.retryMaxDelayMs;
+    if (retryAfterMs !== undefined) return Math.min(retryAfterMs, cap);
+    const exp = this.#c.retryBaseDelayMs * 2 ** (retry - 1);
+    return Math.min(Math.round(exp * (0.5 + Math.random() * 0.5)), cap);
+  }
+
+  async #attempt(spec: RequestSpec, attempt: number): Promise<Attempt> {
+    const { redact } = this.#c;
+    const pathOnly = spec.path.split('?')[0]!;
+    const base: SvcApiErrorInit = { code: 'HTTP_ERROR', status: 0, method: 'GET', path: spec.path, attempts: attempt };
+    const fail = (text: string, init: Partial<SvcApiErrorInit>) =>
+      new SvcApiError(`GET ${pathOnly} failed: ${text}${attempt > 1 ? ` (after ${attempt} attempts)` : ''}`, { ...base, ...init });
+
+    // One controller per attempt joins the caller's signal and the timeout.
+    const ctrl = new AbortController();
+    const outer = spec.signal;
+    const onOuterAbort = () => ctrl.abort(outer!.reason);
+    outer?.addEventListener('abort', onOuterAbort, { once: true });
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      ctrl.abort(new Error('timeout'));
+    }, this.#c.timeoutMs);
+
+    // Turns a rejection from fetch or the body read into the right error; the caller's abort wins.
+    const noResponse = (err: unknown): Attempt => {
+      if (outer?.aborted) throw outer.reason;
+      if (timedOut) {
+        return { retry: fail(`no complete response within ${this.#c.timeoutMs} ms`, { code: 'TIMEOUT' }), delayMs: undefined };
+      }
+      const cause = (err as { cause?: { code?: unknown; message?: unknown } } | null)?.cause;
+      const why = String(cause?.code ?? cause?.message ?? (err as Error | null)?.message ?? err);
+      if (/redirect/i.test(why)) {
+        throw fail('the server answered with a redirect, which is never followed with credentials (check the base URL)', {
+          code: 'REDIRECT', cause: safeCause(err, redact),
+        });
+      }
+      return {
+        retry: fail(`network error (${clean(why, redact, 120)})`, { code: 'NETWORK_ERROR', cause: safeCause(err, redact) }),
+        delayMs: undefined,
+      };
+    };
+
+    try {
+      const fetchImpl = this.#c.fetch;
+      let res: Response;
+      try {
+        res = await untilAborted(fetchImpl(this.#c.baseUrl + spec.path, {
+          method: 'GET',
+          headers: { authorization: spec.authorization, accept: spec.accept },
+          redirect: 'error',
+          signal: ctrl.signal,
+        }), ctrl.signal);
+      } catch (err) {
+        return noResponse(err);
+      }
+
+      const status = res.status;
+      const requestId = requestIdOf(res.headers);
+      const rid = requestId ? ` [request id ${requestId}]` : '';
+
+      if (status >= 200 && status < 300) {
+        const type = mediaType(res.headers);
+        if (!isJsonType(type)) {
+          discard(res);
+          throw fail(`expected a JSON response but got content type "${clean(type || 'none', redact, 80)}"${rid}`, {
+            code: 'INVALID_RESPONSE', status, requestId, field: 'content-type',
+          });
+        }
+        let text: string;
+        try {
+          text = await untilAborted(res.text(), ctrl.signal);
+        } catch (err) {
+          return noResponse(err);
+        }
+        try {
+          return { done: { body: JSON.parse(text) as unknown, status, requestId } };
+        } catch {
+          throw fail(`the response body is not valid JSON${rid}`, { code: 'INVALID_RESPONSE', status, requestId, field: 'body' });
+        }
+      }
+
+      if (status >= 300 && status < 400) {
+        discard(res);
+        throw fail(`HTTP ${status}, a redirect, which is never followed with credentials (check the base URL)${rid}`, {
+          code: 'REDIRECT', status, requestId,
+        });
+      }
+
+      if (RETRY_STATUSES.has(status)) {
+        discard(res);
+        return {
+          retry: fail(`HTTP ${status}, ${statusMeaning(status, spec.scim)}${rid}`, { status, requestId }),
+          delayMs: parseRetryAfter(res.headers.get('retry-after')),
+        };
+      }
+
+      const extra = await this.#errorDetail(res, ctrl.signal);
+      const meaning = status === 404 && spec.notFound ? spec.notFound : statusMeaning(status, spec.scim);
+      const said = extra.detail ? `. Server says: ${extra.detail}` : '';
+      throw fail(`HTTP ${status}, ${meaning}${rid}${said}`, { status, requestId, ...extra });
+    } finally {
+      clearTimeout(timer);
+      outer?.removeEventListener('abort', onOuterAbort);
+    }
+  }
+
+  /** Best effort: the server's explanation from a SCIM error or a JSON/plain-text body. */
+  async #errorDetail(res: Response, signal: AbortSignal): Promise<{ detail?: string; scimType?: string }> {
+    const { redact } = this.#c;
+    const type = mediaType(res.headers);
+    if (!isJsonType(type) && type !== 'text/plain') {
+      discard(res);
+      return {};
+    }
+    let text: string;
+    try {
+      text = (await untilAborted(res.text(), signal)).slice(0, MAX_ERROR_BODY);
+    } catch {
+      return {};
+    }
+    if (type === 'text/plain') return text.trim() ? { detail: clean(text, redact) } : {};
+    let body: unknown;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      return {};
+    }
+    if (body === null || typeof body !== 'object' || Array.isArray(body)) return {};
+    const o = body as Record<string, unknown>;
+    const str = (k: string) => (Object.hasOwn(o, k) && typeof o[k] === 'string' && o[k] !== '' ? clean(o[k] as string, redact) : undefined);
+    const out: { detail?: string; scimType?: string } = {};
+    if (Array.isArray(o.schemas) && o.schemas.includes(SCIM_ERROR)) {
+      const detail = str('detail');
+      const scimType = str('scimType');
+      if (detail) out.detail = detail;
+      if (scimType) out.scimType = scimType;
+      return out;
+    }
+    const detail = str('message') ?? str('detail') ?? str('error_description') ?? str('error');
+    if (detail) out.detail = detail;
+    return out;
+  }
+}
+
+/**
+ * Keeps a network error's cause for debugging unless its text mentions the credential; then a
+ * redacted copy replaces it, because `util.inspect(error)` prints causes in full.
+ */
+function safeCause(err: unknown, redact: (t: string) => string): unknown {
+  const seen = new Set<unknown>();
+  let leaks = false;
+  for (let e: unknown = err; e && typeof e === 'object' && !seen.has(e); e = (e as { cause?: unknown }).cause) {
+    seen.add(e);
+    const { message, stack } = e as { message?: unknown; stack?: unknown };
+    const text = `${String(message)}\n${String(stack)}`;
+    if (redact(text) !== text) leaks = true;
+  }
+  if (typeof err === 'string' && redact(err) !== err) leaks = true;
+  if (!leaks) return err;
+  const copy = new Error(redact(String((err as { message?: unknown } | null)?.message ?? err)));
+  copy.name = (err as { name?: string } | null)?.name ?? 'Error';
+  copy.stack = `${copy.name}: ${copy.message}`;
+  return copy;
+}

@@ -1,0 +1,262 @@
+/**
+ * Input checks (thrown as TypeError/RangeError before any request) and response checks (thrown as
+ * SvcApiError with code INVALID_RESPONSE, naming the field).
+ */
+import { SvcApiError } from './errors.js';
+import type {
+  NotificationRecipient, NotificationRecipientsListResponse, PageInfo, ScimAuthScheme, ScimListResponse, ScimUser,
+} from './types.js';
+
+/** Largest page size of `getRecipients` (spec 8). */
+export const MAX_FIRST = 200;
+/** Largest accepted `maxRetries`: more would only hide an outage. */
+export const MAX_RETRIES = 10;
+/** `setTimeout` overflows above this and fires at once. */
+const MAX_TIMER_MS = 2_147_483_647;
+
+// Loopback only: 'localhost', the IPv4 loopback block, the IPv6 loopback. WHATWG URL parsing has
+// already canonicalised forms such as 127.1 or 0x7f.0.0.1 to dotted decimal, and IPv6 to '[::1]'.
+const LOOPBACK_V4 = /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/;
+
+function isLoopbackHost(hostname: string): boolean {
+  return hostname === 'localhost' || hostname === '[::1]' || LOOPBACK_V4.test(hostname);
+}
+
+/**
+ * Checks a base address and returns it without trailing slashes, e.g. `https://acme.example.com/api`.
+ * The input is never echoed: it may hold a password in its user-info part.
+ */
+export function normaliseBaseUrl(input: unknown): string {
+  const form = 'an absolute https: URL such as "https://acme.example.com/api" (http: only on localhost, ' +
+    '127.0.0.0/8 or [::1]), with no user-info, query or fragment';
+  if (typeof input !== 'string' && !(input instanceof URL)) throw new TypeError(`baseUrl must be ${form}`);
+  let url: URL;
+  try {
+    url = new URL(String(input));
+  } catch {
+    throw new TypeError(`baseUrl is not a valid URL; it must be ${form}`);
+  }
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && isLoopbackHost(url.hostname))) {
+    throw new TypeError(url.protocol === 'http:'
+      ? `baseUrl uses http: on a non-loopback host; it must be ${form}`
+      : `baseUrl must use https:; it must be ${form}`);
+  }
+  if (url.username !== '' || url.password !== '') {
+    throw new TypeError(`baseUrl must not contain user-info (credentials go in the token option); it must be ${form}`);
+  }
+  // An empty "?" or "#" leaves search/hash empty but stays in href; the path encodes literal ones.
+  if (url.search !== '' || url.hash !== '' || url.href.includes('?') || url.href.includes('#')) {
+    throw new TypeError(`baseUrl must not contain a query or fragment; it must be ${form}`);
+  }
+  return url.origin + url.pathname.replace(/\/+$/, '');
+}
+
+/** Checks a token: visible ASCII only, so no CR/LF header injection and no runtime error echoing it. */
+export function checkToken(token: unknown): string {
+  const form = 'a non-empty string of visible ASCII characters (no spaces, line breaks or control characters)';
+  if (typeof token !== 'string') throw new TypeError(`token must be ${form}`);
+  if (token.length === 0) throw new TypeError(`token is empty; it must be ${form}`);
+  if (!/^[\x21-\x7e]+$/.test(token)) {
+    throw new TypeError(`token contains whitespace, control or non-ASCII characters; it must be ${form}`);
+  }
+  return token;
+}
+
+/** Checks the SCIM authorization scheme (spec 5.2). */
+export function checkScheme(value: unknown): ScimAuthScheme {
+  if (value === undefined) return 'Bearer';
+  if (value !== 'Bearer' && value !== 'Api-Key') throw new TypeError('scimAuthScheme must be "Bearer" or "Api-Key"');
+  return value;
+}
+
+/** Checks an integer option within bounds; `undefined` gives the default. */
+export function checkInteger(name: string, value: unknown, min: number, max: number, fallback?: number): number | undefined {
+  if (value === undefined) return fallback;
+  const form = max === Number.MAX_SAFE_INTEGER ? `an integer >= ${min}` : `an integer from ${min} to ${max}`;
+  if (typeof value !== 'number') throw new TypeError(`${name} must be ${form}`);
+  if (!Number.isSafeInteger(value) || value < min || value > max) throw new RangeError(`${name} must be ${form}`);
+  return value;
+}
+
+/** Checks an id: a positive safe integer (spec 4.1 path parameters). */
+export function checkId(name: string, value: unknown): number {
+  const form = `a positive safe integer (1 to ${Number.MAX_SAFE_INTEGER})`;
+  if (typeof value !== 'number') throw new TypeError(`${name} must be ${form}`);
+  if (!Number.isSafeInteger(value) || value < 1) throw new RangeError(`${name} must be ${form}`);
+  return value;
+}
+
+/** Checks a delay or timeout option, in milliseconds. */
+export function checkMs(name: string, value: unknown, min: number, fallback: number): number {
+  const form = `a number of milliseconds from ${min} to ${MAX_TIMER_MS}`;
+  if (value === undefined) return fallback;
+  if (typeof value !== 'number') throw new TypeError(`${name} must be ${form}`);
+  if (!Number.isFinite(value) || value < min || value > MAX_TIMER_MS) throw new RangeError(`${name} must be ${form}`);
+  return value;
+}
+
+/** Checks a pagination cursor: `undefined`/`null` for none, otherwise a non-empty string. */
+export function checkCursor(value: unknown): string | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'string') throw new TypeError('after must be a cursor string (a previous pageInfo.endCursor) or null');
+  if (value === '') throw new RangeError('after must be a non-empty cursor string (a previous pageInfo.endCursor) or null');
+  return value;
+}
+
+/** Checks an optional AbortSignal, duck-typed so signals from other realms or polyfills work. */
+export function checkSignal(value: unknown): AbortSignal | undefined {
+  if (value === undefined) return undefined;
+  const s = value as AbortSignal | null;
+  if (s === null || typeof s !== 'object' || typeof s.aborted !== 'boolean' || typeof s.addEventListener !== 'function') {
+    throw new TypeError('signal must be an AbortSignal');
+  }
+  return s;
+}
+
+/** Checks the optional call arguments object. */
+export function checkParams(value: unknown, method: string, required: boolean): Record<string, unknown> {
+  if (value === undefined && !required) return {};
+  if (value === null || typeof value !== 'object') throw new TypeError(`${method} expects an options object`);
+  return value as Record<string, unknown>;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Responses
+
+/** A plain JSON object (JSON.parse never gives class instances, but injected fetches might). */
+function isObject(value: unknown): value is Record<string, unknown> {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
+  const proto = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}
+
+function invalid(field: string, expected: string): never {
+  throw new SvcApiError(`Invalid response: ${field} must be ${expected}`, {
+    code: 'INVALID_RESPONSE', status: 200, field,
+  });
+}
+
+type FieldKind = 'int' | 'string';
+const RECIPIENT_FIELDS: Record<string, FieldKind> = {
+  userId: 'int', email: 'string', username: 'string', embedUserId: 'int', embedTenantName: 'string',
+  externalId: 'string', channelId: 'string', channelName: 'string',
+};
+
+/** Reads a nullable field: absent or null gives null; a value of the wrong type is an error. */
+function nullable(item: Record<string, unknown>, key: string, at: string): string | number | null {
+  if (!Object.hasOwn(item, key)) return null;
+  const v = item[key];
+  if (v === null) return null;
+  const kind = RECIPIENT_FIELDS[key];
+  if (kind === 'int' ? !Number.isSafeInteger(v) : typeof v !== 'string') {
+    invalid(`${at}.${key}`, kind === 'int' ? 'an integer or null' : 'a string or null');
+  }
+  return v as string | number;
+}
+
+function parseRecipient(item: unknown, at: string): NotificationRecipient {
+  if (!isObject(item)) invalid(at, 'an object');
+  const type = item.type;
+  if (typeof type !== 'string' || type === '') invalid(`${at}.type`, 'a non-empty string');
+  if (type !== 'USER' && type !== 'EMBED_USER' && type !== 'SLACK') {
+    // Object.fromEntries defines an own "__proto__" key instead of setting the prototype.
+    return { type: 'UNKNOWN', rawType: type, raw: Object.freeze(Object.fromEntries(Object.entries(item))) };
+  }
+  // Every declared field is type-checked on every known kind, so a malformed page is never
+  // accepted, but each kind only carries the fields the spec populates for it.
+  const f: Record<string, string | number | null> = {};
+  for (const key of Object.keys(RECIPIENT_FIELDS)) f[key] = nullable(item, key, at);
+  const s = (k: string) => f[k] as string | null;
+  const n = (k: string) => f[k] as number | null;
+  switch (type) {
+    case 'USER':
+      return { type, userId: n('userId'), email: s('email'), username: s('username') };
+    case 'EMBED_USER':
+      return {
+        type, embedUserId: n('embedUserId'), embedTenantName: s('embedTenantName'), externalId: s('externalId'),
+        email: s('email'), username: s('username'),
+      };
+    case 'SLACK':
+      return { type, channelId: s('channelId'), channelName: s('channelName'), username: s('username') };
+  }
+}
+
+function parseCursor(info: Record<string, unknown>, key: string): string | null {
+  if (!Object.hasOwn(info, key) || info[key] === null) return null;
+  if (typeof info[key] !== 'string') invalid(`pageInfo.${key}`, 'a string or null');
+  return info[key] as string;
+}
+
+/** Checks one `getRecipients` page (spec 2.1-2.3) and returns a fresh, normalised copy. */
+export function parseRecipientsPage(body: unknown): NotificationRecipientsListResponse {
+  if (!isObject(body)) invalid('body', 'a JSON object');
+  if (!Array.isArray(body.items)) invalid('items', 'an array');
+  const items = body.items.map((item, i) => parseRecipient(item, `items[${i}]`));
+  let pageInfo: PageInfo | null = null;
+  if (Object.hasOwn(body, 'pageInfo') && body.pageInfo !== null) {
+    const info = body.pageInfo;
+    if (!isObject(info)) invalid('pageInfo', 'an object or null');
+    if (typeof info.hasNextPage !== 'boolean') invalid('pageInfo.hasNextPage', 'a boolean');
+    if (typeof info.hasPreviousPage !== 'boolean') invalid('pageInfo.hasPreviousPage', 'a boolean');
+    pageInfo = {
+      hasNextPage: info.hasNextPage, hasPreviousPage: info.hasPreviousPage,
+      startCursor: parseCursor(info, 'startCursor'), endCursor: parseCursor(info, 'endCursor'),
+    };
+  }
+  return { items, pageInfo };
+}
+
+const LIST_RESPONSE = 'urn:ietf:params:scim:api:messages:2.0:ListResponse';
+
+function optionalInt(body: Record<string, unknown>, key: string, min: number): number | undefined {
+  if (!Object.hasOwn(body, key)) return undefined;
+  const v = body[key];
+  if (!Number.isSafeInteger(v) || (v as number) < min) invalid(key, `an integer >= ${min}`);
+  return v as number;
+}
+
+function parseScimUser(value: unknown, at: string): ScimUser {
+  if (!isObject(value)) invalid(at, 'an object');
+  if (typeof value.id !== 'string' || value.id === '') invalid(`${at}.id`, 'a non-empty string');
+  if (typeof value.userName !== 'string') invalid(`${at}.userName`, 'a string');
+  for (const key of ['externalId', 'displayName'] as const) {
+    if (Object.hasOwn(value, key) && typeof value[key] !== 'string') invalid(`${at}.${key}`, 'a string');
+  }
+  if (Object.hasOwn(value, 'active') && typeof value.active !== 'boolean') invalid(`${at}.active`, 'a boolean');
+  if (Object.hasOwn(value, 'emails')) {
+    const emails = value.emails;
+    if (!Array.isArray(emails)) invalid(`${at}.emails`, 'an array');
+    emails.forEach((e, i) => {
+      if (!isObject(e)) invalid(`${at}.emails[${i}]`, 'an object');
+      if (Object.hasOwn(e, 'value') && typeof e.value !== 'string') invalid(`${at}.emails[${i}].value`, 'a string');
+    });
+  }
+  return Object.fromEntries(Object.entries(value)) as unknown as ScimUser;
+}
+
+/**
+ * Checks a SCIM ListResponse (RFC 7644 3.4.2). `Resources` may be absent only when there are none;
+ * missing `startIndex`/`itemsPerPage` are filled in from the request and the page.
+ */
+export function parseScimList(body: unknown, requestedStart: number): ScimListResponse {
+  if (!isObject(body)) invalid('body', 'a JSON object');
+  if (Object.hasOwn(body, 'schemas')) {
+    const schemas = body.schemas;
+    if (!Array.isArray(schemas) || !schemas.includes(LIST_RESPONSE)) invalid('schemas', `an array containing "${LIST_RESPONSE}"`);
+  }
+  const totalResults = optionalInt(body, 'totalResults', 0);
+  if (totalResults === undefined) invalid('totalResults', 'an integer >= 0');
+  let resources: unknown[] = [];
+  if (Object.hasOwn(body, 'Resources')) {
+    if (!Array.isArray(body.Resources)) invalid('Resources', 'an array');
+    resources = body.Resources;
+  }
+  const users = resources.map((r, i) => parseScimUser(r, `Resources[${i}]`));
+  return {
+    schemas: [LIST_RESPONSE],
+    totalResults,
+    startIndex: optionalInt(body, 'startIndex', 1) ?? requestedStart,
+    itemsPerPage: optionalInt(body, 'itemsPerPage', 0) ?? users.length,
+    Resources: users,
+  };
+}
