@@ -53,11 +53,12 @@ function clean(text: string, redact: (t: string) => string, max = MAX_DETAIL): s
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }
 
-function requestIdOf(headers: Headers): string | undefined {
+function requestIdOf(headers: Headers, redact: (t: string) => string): string | undefined {
   for (const name of REQUEST_ID_HEADERS) {
     const v = headers.get(name);
-    // Only a plausible id is copied: it ends up in messages and terminals.
-    if (v && /^[\x21-\x7e]{1,128}$/.test(v)) return v;
+    // Only a plausible id is copied: it ends up in messages and terminals. A server that echoes
+    // the credential as its request id gets no request id at all.
+    if (v && /^[\x21-\x7e]{1,128}$/.test(v) && redact(v) === v) return v;
   }
   return undefined;
 }
@@ -209,7 +210,7 @@ export class Transport {
       }
 
       const status = res.status;
-      const requestId = requestIdOf(res.headers);
+      const requestId = requestIdOf(res.headers, redact);
       const rid = requestId ? ` [request id ${requestId}]` : '';
 
       if (status >= 200 && status < 300) {
@@ -290,7 +291,11 @@ export class Transport {
       if (scimType) out.scimType = scimType;
       return out;
     }
-    const detail = str('message') ?? str('detail') ?? str('error_description') ?? str('error');
+    // Common shapes: { message }, { detail }, OAuth's { error, error_description }, { error: { message } }.
+    const nested = o.error !== null && typeof o.error === 'object' && !Array.isArray(o.error)
+      ? (o.error as Record<string, unknown>).message : undefined;
+    const detail = str('message') ?? str('detail') ?? str('error_description') ?? str('error')
+      ?? (typeof nested === 'string' && nested !== '' ? clean(nested, redact) : undefined);
     if (detail) out.detail = detail;
     return out;
   }
