@@ -139,7 +139,8 @@ describe('the gate', () => {
     const add = sinon.spy(window, 'addEventListener');
     const { el, ready } = embed();
     await ready;
-    const live = () => add.getCalls().filter((c) => c.args[0] === 'message' && c.args[2]?.signal && !c.args[2].signal.aborted);
+    const signalOf = (options: unknown) => (options as AddEventListenerOptions | undefined)?.signal;
+    const live = () => add.getCalls().filter((c) => c.args[0] === 'message' && signalOf(c.args[2]) && !signalOf(c.args[2])!.aborted);
     expect(live()).to.have.length(1);
     el.remove();
     expect(live()).to.have.length(0);
