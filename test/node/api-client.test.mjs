@@ -1,0 +1,693 @@
+// Unit tests of svc-embed/api with an injected fetch: every input rule, every fault, every way a
+// pagination could fail to end. Each test counts the requests it expects.
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { inspect } from 'node:util';
+import { MAX_FIRST, SvcApiError, SvcClient } from '../../dist/api/index.js';
+
+const BASE = 'https://acme.example.com/api';
+const TOKEN = 'sk_live.Secret-Token_0123456789';
+const SCIM_ERROR = 'urn:ietf:params:scim:api:messages:2.0:Error';
+const SCIM_LIST = 'urn:ietf:params:scim:api:messages:2.0:ListResponse';
+
+/** A JSON Response. */
+function json(body, { status = 200, headers = {} } = {}) {
+  return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', ...headers } });
+}
+
+/** A fetch that answers from `handlers` in order (the last one repeats) and records every call. */
+function fakeFetch(...handlers) {
+  const calls = [];
+  const fetch = async (url, init) => {
+    calls.push({ url: new URL(url), init });
+    const h = handlers[Math.min(calls.length - 1, handlers.length - 1)];
+    // A fixed Response is cloned so that it can answer more than once.
+    return typeof h === 'function' ? h(new URL(url), init) : h.clone();
+  };
+  fetch.calls = calls;
+  return fetch;
+}
+
+function client(fetch, options = {}) {
+  return new SvcClient({ baseUrl: BASE, token: TOKEN, fetch, retryBaseDelayMs: 1, retryMaxDelayMs: 20, ...options });
+}
+
+const page = (items, pageInfo) => json({ items, ...(pageInfo === undefined ? {} : { pageInfo }) });
+const info = (hasNextPage, endCursor) => ({ hasNextPage, hasPreviousPage: false, startCursor: null, endCursor });
+const user = (id) => ({ type: 'USER', userId: id, email: `u${id}@example.com`, username: `u${id}` });
+const ids = { deploymentId: 1, notificationId: 10 };
+
+/** Rejects when fn's promise does not reject with an instance of type whose message matches. */
+async function rejectsWith(promise, type, re) {
+  await assert.rejects(promise, (err) => {
+    assert.ok(err instanceof type, `expected ${type.name}, got ${err?.constructor?.name}: ${err?.message}`);
+    if (re) assert.match(err.message, re);
+    return true;
+  });
+}
+
+/** Everything a careless logger could print about an error or a client. */
+function leakSurface(...values) {
+  return values.flatMap((v) => [
+    String(v), v?.message, v?.stack, JSON.stringify(v), inspect(v, { depth: Infinity, showHidden: true }),
+    inspect(v?.cause, { depth: Infinity, showHidden: true }),
+  ]).join('\n');
+}
+
+describe('constructor validation', () => {
+  test('accepted base URLs are normalised without trailing slashes', async () => {
+    const cases = [
+      ['https://acme.example.com/api/', 'https://acme.example.com/api'],
+      ['https://acme.example.com/api///', 'https://acme.example.com/api'],
+      ['https://ACME.example.com', 'https://acme.example.com'],
+      ['http://localhost:8080/api/', 'http://localhost:8080/api'],
+      ['http://127.0.0.1:3000/api', 'http://127.0.0.1:3000/api'],
+      ['http://127.9.8.7/api', 'http://127.9.8.7/api'],
+      ['http://[::1]:3000/api', 'http://[::1]:3000/api'],
+      [new URL('https://acme.example.com/x/'), 'https://acme.example.com/x'],
+    ];
+    for (const [input, expected] of cases) {
+      const fetch = fakeFetch(() => page([], null));
+      const c = new SvcClient({ baseUrl: input, token: TOKEN, fetch });
+      assert.equal(c.baseUrl, expected);
+      await c.listRecipients(ids);
+      assert.equal(fetch.calls[0].url.href, `${expected}/v1/deployments/1/notifications/10/recipients`);
+    }
+  });
+
+  test('rejected base URLs throw TypeError naming the accepted form, without echoing the URL', () => {
+    const bad = [
+      'http://acme.example.com/api', 'http://localhost.evil.example/api', 'http://127.0.0.1.nip.io/api',
+      'http://10.0.0.1/api', 'ftp://acme.example.com/api', 'file:///etc/passwd', 'acme.example.com/api', '',
+      'https://admin:hunter2@acme.example.com/api', 'https://acme.example.com/api?tenant=1',
+      'https://acme.example.com/api#frag', 'https://acme.example.com/api?', 'https://acme.example.com/api#',
+      'javascript:alert(1)', 42, null, undefined, {},
+    ];
+    for (const baseUrl of bad) {
+      assert.throws(() => new SvcClient({ baseUrl, token: TOKEN, fetch: fakeFetch() }), (err) => {
+        assert.ok(err instanceof TypeError, `${String(baseUrl)}: ${err}`);
+        assert.match(err.message, /https:/);
+        assert.doesNotMatch(err.message, /hunter2/);
+        return true;
+      });
+    }
+  });
+
+  test('tokens with whitespace, control characters or non-ASCII are refused without echoing them', () => {
+    const bad = ['', ' ', 'abc def', 'abc\r\nX-Injected: 1', 'abc\n', '\tabc', 'abc\u0000', 'abc\u007f', 'tökén',
+      'abc\u2028', 123, null, undefined, ['abc']];
+    for (const token of bad) {
+      const fetch = fakeFetch();
+      assert.throws(() => new SvcClient({ baseUrl: BASE, token, fetch }), (err) => {
+        assert.ok(err instanceof TypeError, `${JSON.stringify(token)}: ${err}`);
+        assert.match(err.message, /token/);
+        if (typeof token === 'string' && token.trim()) assert.ok(!err.message.includes(token.trim()));
+        return true;
+      });
+      assert.equal(fetch.calls.length, 0);
+    }
+  });
+
+  test('the Authorization header is exactly "Bearer <token>" with redirect: error', async () => {
+    const fetch = fakeFetch(() => page([], null));
+    await client(fetch).listRecipients(ids);
+    const { init } = fetch.calls[0];
+    assert.equal(init.headers.authorization, `Bearer ${TOKEN}`);
+    assert.equal(init.headers.accept, 'application/json');
+    assert.equal(init.redirect, 'error');
+    assert.equal(init.method, 'GET');
+  });
+
+  test('invalid options throw TypeError or RangeError', () => {
+    const f = fakeFetch();
+    const cases = [
+      [{ timeoutMs: 0 }, RangeError], [{ timeoutMs: -5 }, RangeError], [{ timeoutMs: NaN }, RangeError],
+      [{ timeoutMs: '100' }, TypeError], [{ timeoutMs: 2 ** 31 }, RangeError],
+      [{ maxRetries: -1 }, RangeError], [{ maxRetries: 11 }, RangeError], [{ maxRetries: 1.5 }, RangeError],
+      [{ maxRetries: '2' }, TypeError], [{ scimAuthScheme: 'Basic' }, TypeError], [{ scimAuthScheme: 'bearer' }, TypeError],
+      [{ fetch: 'fetch' }, TypeError], [{ onRetry: 1 }, TypeError], [{ retryBaseDelayMs: -1 }, RangeError],
+    ];
+    for (const [opts, type] of cases) {
+      assert.throws(() => new SvcClient({ baseUrl: BASE, token: TOKEN, fetch: f, ...opts }), type, JSON.stringify(opts));
+    }
+    assert.throws(() => new SvcClient(), TypeError);
+    assert.throws(() => new SvcClient(null), TypeError);
+    assert.equal(f.calls.length, 0);
+  });
+
+  test('in a browser the constructor refuses unless allowBrowser: true', () => {
+    const g = globalThis;
+    assert.equal(g.window, undefined);
+    g.window = {};
+    try {
+      // window alone (as in some server runtimes) is not a browser.
+      assert.ok(new SvcClient({ baseUrl: BASE, token: TOKEN, fetch: fakeFetch() }));
+      g.document = {};
+      assert.throws(() => new SvcClient({ baseUrl: BASE, token: TOKEN, fetch: fakeFetch() }), /browser/);
+      assert.throws(() => new SvcClient({ baseUrl: BASE, token: TOKEN, fetch: fakeFetch(), allowBrowser: 'yes' }), /allowBrowser/);
+      assert.ok(new SvcClient({ baseUrl: BASE, token: TOKEN, fetch: fakeFetch(), allowBrowser: true }));
+    } finally {
+      delete g.window;
+      delete g.document;
+    }
+  });
+});
+
+describe('call validation sends zero requests', () => {
+  const badIds = [
+    [0, RangeError], [-1, RangeError], [1.5, RangeError], [NaN, RangeError], [Infinity, RangeError],
+    [2 ** 53, RangeError], ['1', TypeError], [null, TypeError], [undefined, TypeError], [1n, TypeError],
+  ];
+
+  test('deploymentId and notificationId must be positive safe integers', async () => {
+    const fetch = fakeFetch(() => page([], null));
+    const c = client(fetch);
+    for (const [value, type] of badIds) {
+      await rejectsWith(c.listRecipients({ ...ids, deploymentId: value }), type, /deploymentId must be a positive safe integer/);
+      await rejectsWith(c.listRecipients({ ...ids, notificationId: value }), type, /notificationId must be a positive safe integer/);
+      assert.throws(() => c.recipients({ ...ids, deploymentId: value }), type);
+    }
+    assert.equal(fetch.calls.length, 0);
+    await c.listRecipients({ deploymentId: Number.MAX_SAFE_INTEGER, notificationId: 1 });
+    assert.equal(fetch.calls.length, 1);
+  });
+
+  test('first must be an integer from 1 to 200; omitted, no first parameter is sent', async () => {
+    const fetch = fakeFetch(() => page([], null));
+    const c = client(fetch);
+    for (const [first, type] of [[0, RangeError], [201, RangeError], [1.5, RangeError], [-1, RangeError], ['50', TypeError], [null, TypeError]]) {
+      await rejectsWith(c.listRecipients({ ...ids, first }), type, /first must be an integer from 1 to 200/);
+      assert.throws(() => c.recipients({ ...ids, first }), type);
+    }
+    assert.equal(fetch.calls.length, 0);
+    assert.equal(MAX_FIRST, 200);
+    await c.listRecipients({ ...ids, first: 1 });
+    await c.listRecipients({ ...ids, first: 200 });
+    await c.listRecipients(ids);
+    assert.deepEqual(fetch.calls.map((x) => x.url.searchParams.get('first')), ['1', '200', null]);
+  });
+
+  test('after must be a non-empty string or null; signal must be an AbortSignal', async () => {
+    const fetch = fakeFetch(() => page([], null));
+    const c = client(fetch);
+    await rejectsWith(c.listRecipients({ ...ids, after: '' }), RangeError, /after/);
+    await rejectsWith(c.listRecipients({ ...ids, after: 5 }), TypeError, /after/);
+    await rejectsWith(c.listRecipients({ ...ids, signal: {} }), TypeError, /signal/);
+    await rejectsWith(c.listRecipients(), TypeError, /options object/);
+    assert.equal(fetch.calls.length, 0);
+    await c.listRecipients({ ...ids, after: null });
+    assert.equal(fetch.calls[0].url.searchParams.has('after'), false);
+  });
+
+  test('an already aborted signal rejects with its reason and sends nothing', async () => {
+    const fetch = fakeFetch(() => page([], null));
+    const reason = new Error('stop');
+    await assert.rejects(client(fetch).listRecipients({ ...ids, signal: AbortSignal.abort(reason) }), (e) => e === reason);
+    await assert.rejects(client(fetch).scim.listUsers({ signal: AbortSignal.abort() }), { name: 'AbortError' });
+    assert.equal(fetch.calls.length, 0);
+  });
+
+  test('SCIM arguments: startIndex >= 1, count >= 0 (>= 1 when iterating)', async () => {
+    const fetch = fakeFetch(() => json({ schemas: [SCIM_LIST], totalResults: 0 }));
+    const c = client(fetch);
+    await rejectsWith(c.scim.listUsers({ startIndex: 0 }), RangeError, /startIndex/);
+    await rejectsWith(c.scim.listUsers({ count: -1 }), RangeError, /count/);
+    await rejectsWith(c.scim.listUsers({ count: '10' }), TypeError, /count/);
+    assert.throws(() => c.scim.users({ count: 0 }), RangeError);
+    assert.throws(() => c.scim.users({ startIndex: 0.5 }), RangeError);
+    assert.throws(() => c.scim.users({ onPage: 'x' }), TypeError);
+    assert.equal(fetch.calls.length, 0);
+  });
+});
+
+describe('responses', () => {
+  test('known kinds are typed with nullable fields; unknown kinds pass through, never dropped', async () => {
+    const raw = [
+      { type: 'USER', userId: 7, email: 'a@example.com', username: null, channelId: null },
+      { type: 'EMBED_USER', embedUserId: 9, embedTenantName: 'acme', externalId: 'x-1', email: null },
+      { type: 'SLACK', channelId: 'C1', channelName: 'alerts' },
+      { type: 'TEAMS', teamId: 'T9', nested: { a: [1, 2] }, email: 'z@example.com' },
+    ];
+    const fetch = fakeFetch(page(raw, info(false, 'end')));
+    const res = await client(fetch).listRecipients(ids);
+    assert.deepEqual(res.items, [
+      { type: 'USER', userId: 7, email: 'a@example.com', username: null },
+      { type: 'EMBED_USER', embedUserId: 9, embedTenantName: 'acme', externalId: 'x-1', email: null, username: null },
+      { type: 'SLACK', channelId: 'C1', channelName: 'alerts', username: null },
+      { type: 'UNKNOWN', rawType: 'TEAMS', raw: raw[3] },
+    ]);
+    assert.deepEqual(res.pageInfo, { hasNextPage: false, hasPreviousPage: false, startCursor: null, endCursor: 'end' });
+  });
+
+  test('a missing pageInfo is null and ends iteration after one page', async () => {
+    const fetch = fakeFetch(page([user(1), { type: 'FAX', number: '1' }]));
+    const c = client(fetch);
+    assert.equal((await c.listRecipients(ids)).pageInfo, null);
+    const all = [];
+    for await (const r of c.recipients(ids)) all.push(r.type === 'UNKNOWN' ? r.rawType : r.type);
+    assert.deepEqual(all, ['USER', 'FAX']);
+    assert.equal(fetch.calls.length, 2);
+  });
+
+  test('an own "__proto__" key in an unknown item stays data', async () => {
+    const body = '{"items":[{"type":"NEW","__proto__":{"polluted":true}}],"pageInfo":null}';
+    const fetch = fakeFetch(new Response(body, { headers: { 'content-type': 'application/json' } }));
+    const [item] = (await client(fetch).listRecipients(ids)).items;
+    assert.equal(item.type, 'UNKNOWN');
+    assert.ok(Object.hasOwn(item.raw, '__proto__'));
+    assert.equal(item.raw.polluted, undefined);
+    assert.equal({}.polluted, undefined);
+  });
+
+  test('malformed pages raise INVALID_RESPONSE naming the field', async () => {
+    const cases = [
+      [[], 'body'],
+      [{ pageInfo: null }, 'items'],
+      [{ items: {} }, 'items'],
+      [{ items: [null] }, 'items[0]'],
+      [{ items: [{ userId: 1 }] }, 'items[0].type'],
+      [{ items: [{ type: 5 }] }, 'items[0].type'],
+      [{ items: [user(1), { type: 'USER', userId: '2' }] }, 'items[1].userId'],
+      [{ items: [{ type: 'USER', userId: 1.5 }] }, 'items[0].userId'],
+      [{ items: [{ type: 'EMBED_USER', email: 42 }] }, 'items[0].email'],
+      [{ items: [{ type: 'SLACK', channelName: ['x'] }] }, 'items[0].channelName'],
+      [{ items: [{ type: 'EMBED_USER', embedUserId: '9' }] }, 'items[0].embedUserId'],
+      [{ items: [], pageInfo: 'next' }, 'pageInfo'],
+      [{ items: [], pageInfo: { hasPreviousPage: false } }, 'pageInfo.hasNextPage'],
+      [{ items: [], pageInfo: { hasNextPage: 'false', hasPreviousPage: false } }, 'pageInfo.hasNextPage'],
+      [{ items: [], pageInfo: { hasNextPage: false } }, 'pageInfo.hasPreviousPage'],
+      [{ items: [], pageInfo: { ...info(false, null), endCursor: 7 } }, 'pageInfo.endCursor'],
+    ];
+    for (const [body, field] of cases) {
+      const fetch = fakeFetch(json(body, { headers: { 'x-request-id': 'req-9' } }));
+      await assert.rejects(client(fetch).listRecipients(ids), (err) => {
+        assert.ok(err instanceof SvcApiError, String(err));
+        assert.equal(err.code, 'INVALID_RESPONSE');
+        assert.equal(err.field, field, JSON.stringify(body));
+        assert.equal(err.status, 200);
+        assert.equal(err.requestId, 'req-9');
+        assert.ok(err.message.includes(field), err.message);
+        return true;
+      });
+      assert.equal(fetch.calls.length, 1, 'a malformed page is not retried');
+    }
+  });
+
+  test('malformed JSON raises a clear error, not a SyntaxError, and is not retried', async () => {
+    const fetch = fakeFetch(() => new Response('{"items": [', { headers: { 'content-type': 'application/json' } }));
+    await assert.rejects(client(fetch).listRecipients(ids), (err) => {
+      assert.ok(err instanceof SvcApiError);
+      assert.equal(err.code, 'INVALID_RESPONSE');
+      assert.match(err.message, /not valid JSON/);
+      return true;
+    });
+    assert.equal(fetch.calls.length, 1);
+  });
+
+  test('a wrong content type raises a clear error naming it', async () => {
+    for (const type of ['text/html; charset=utf-8', 'text/plain', null, 'application/jsonp']) {
+      const headers = type ? { 'content-type': type } : {};
+      const fetch = fakeFetch(() => new Response(type ? '<html>login</html>' : null, { headers }));
+      if (!type) fetch.calls.length = 0;
+      await assert.rejects(client(fetch).listRecipients(ids), (err) => {
+        assert.equal(err.code, 'INVALID_RESPONSE');
+        assert.equal(err.field, 'content-type');
+        assert.match(err.message, /expected a JSON response/);
+        assert.ok(err.message.includes(type ? type.split(';')[0] : 'none'), err.message);
+        return true;
+      });
+      assert.equal(fetch.calls.length, 1);
+    }
+    // JSON with parameters and +json subtypes are fine.
+    const ok = fakeFetch(new Response('{"items":[]}', { headers: { 'content-type': 'Application/JSON; charset=UTF-8' } }));
+    assert.deepEqual((await client(ok).listRecipients(ids)).items, []);
+  });
+});
+
+describe('HTTP errors', () => {
+  const statusCase = async (status, body, headers = {}) => {
+    const fetch = fakeFetch(() => json(body, { status, headers: { 'x-request-id': 'req-42', ...headers } }));
+    const err = await client(fetch).listRecipients(ids).then(() => assert.fail('resolved'), (e) => e);
+    assert.ok(err instanceof SvcApiError);
+    assert.ok(err instanceof Error);
+    assert.equal(err.name, 'SvcApiError');
+    assert.equal(err.status, status);
+    assert.equal(err.requestId, 'req-42');
+    assert.ok(err.message.includes('req-42'));
+    return { err, calls: fetch.calls.length };
+  };
+
+  test('401: a missing or expired credential; not retried', async () => {
+    const { err, calls } = await statusCase(401, { error: { message: 'Token expired.' } });
+    assert.equal(err.code, 'HTTP_ERROR');
+    assert.match(err.message, /HTTP 401, the credential is missing, malformed or expired/);
+    assert.equal(err.detail, 'Token expired.');
+    assert.equal(calls, 1);
+  });
+
+  test('403: a key not authorized for this deployment, or not an admin', async () => {
+    const { err, calls } = await statusCase(403, { message: 'forbidden' });
+    assert.match(err.message, /not authorized for this deployment/);
+    assert.match(err.message, /not an admin/);
+    assert.equal(calls, 1);
+  });
+
+  test('404: the notification is not in this deployment', async () => {
+    const { err, calls } = await statusCase(404, {});
+    assert.match(err.message, /HTTP 404, notification 10 is not in deployment 1/);
+    assert.equal(err.detail, undefined);
+    assert.equal(calls, 1);
+  });
+
+  test('500 and other statuses are not retried', async () => {
+    for (const status of [400, 405, 409, 500, 501]) {
+      const { err, calls } = await statusCase(status, { detail: 'nope' });
+      assert.equal(err.status, status);
+      assert.equal(calls, 1, `status ${status}`);
+    }
+  });
+
+  test('429, 502, 503, 504 are retried maxRetries times, then raise the last status', async () => {
+    for (const status of [429, 502, 503, 504]) {
+      const fetch = fakeFetch(() => json({}, { status }));
+      const err = await client(fetch, { maxRetries: 3 }).listRecipients(ids).then(() => assert.fail(), (e) => e);
+      assert.equal(err.status, status);
+      assert.equal(err.attempts, 4);
+      assert.match(err.message, /after 4 attempts/);
+      assert.equal(fetch.calls.length, 4, `status ${status}`);
+    }
+    const none = fakeFetch(() => json({}, { status: 503 }));
+    await assert.rejects(client(none, { maxRetries: 0 }).listRecipients(ids), { status: 503 });
+    assert.equal(none.calls.length, 1);
+  });
+
+  test('a retried request that then succeeds returns the page', async () => {
+    const fetch = fakeFetch(json({}, { status: 503 }), json({}, { status: 429 }), page([user(1)], null));
+    const seen = [];
+    const res = await client(fetch, { onRetry: (r) => seen.push([r.retry, r.status]) }).listRecipients(ids);
+    assert.equal(res.items.length, 1);
+    assert.equal(fetch.calls.length, 3);
+    assert.deepEqual(seen, [[1, 503], [2, 429]]);
+  });
+
+  test('network errors are retried, then raise NETWORK_ERROR with status 0', async () => {
+    const fetch = fakeFetch(() => { throw new TypeError('fetch failed', { cause: Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }) }); });
+    const err = await client(fetch).listRecipients(ids).then(() => assert.fail(), (e) => e);
+    assert.equal(err.code, 'NETWORK_ERROR');
+    assert.equal(err.status, 0);
+    assert.match(err.message, /ECONNREFUSED/);
+    assert.equal(fetch.calls.length, 3);
+    const flaky = fakeFetch(() => Promise.reject(new TypeError('fetch failed')), page([user(2)], null));
+    assert.equal((await client(flaky).listRecipients(ids)).items[0].userId, 2);
+    assert.equal(flaky.calls.length, 2);
+  });
+
+  test('redirects are never followed: a 3xx response or a redirect failure is final', async () => {
+    const r302 = fakeFetch(() => new Response(null, { status: 302, headers: { location: 'https://evil.example/' } }));
+    await assert.rejects(client(r302).listRecipients(ids), { code: 'REDIRECT', status: 302 });
+    assert.equal(r302.calls.length, 1);
+    const undiciStyle = fakeFetch(() => Promise.reject(new TypeError('fetch failed', { cause: new Error('unexpected redirect') })));
+    await assert.rejects(client(undiciStyle).listRecipients(ids), { code: 'REDIRECT', status: 0 });
+    assert.equal(undiciStyle.calls.length, 1);
+  });
+
+  test('timeoutMs bounds each attempt, even when fetch ignores the signal', async () => {
+    const respectful = fakeFetch((_url, init) => new Promise((_resolve, reject) => {
+      init.signal.addEventListener('abort', () => reject(init.signal.reason));
+    }));
+    const start = Date.now();
+    await assert.rejects(client(respectful, { timeoutMs: 30, maxRetries: 1 }).listRecipients(ids), (err) => {
+      assert.equal(err.code, 'TIMEOUT');
+      assert.equal(err.status, 0);
+      assert.match(err.message, /within 30 ms/);
+      return true;
+    });
+    assert.equal(respectful.calls.length, 2, 'a timeout counts as a network failure and is retried');
+    assert.ok(respectful.calls.every((c) => c.init.signal.aborted));
+    const deaf = fakeFetch(() => new Promise(() => {}));
+    await assert.rejects(client(deaf, { timeoutMs: 30, maxRetries: 0 }).listRecipients(ids), { code: 'TIMEOUT' });
+    assert.ok(Date.now() - start < 2000);
+  });
+
+  test('SCIM error bodies fill detail and scimType; SCIM wording for 401', async () => {
+    const body = { schemas: [SCIM_ERROR], status: '400', scimType: 'invalidFilter', detail: 'Filter\nnot supported.' };
+    const fetch = fakeFetch(new Response(JSON.stringify(body), { status: 400, headers: { 'content-type': 'application/scim+json' } }));
+    const err = await client(fetch).scim.listUsers().then(() => assert.fail(), (e) => e);
+    assert.equal(err.status, 400);
+    assert.equal(err.scimType, 'invalidFilter');
+    assert.equal(err.detail, 'Filter not supported.', 'line breaks are flattened');
+    assert.match(err.message, /Server says: Filter not supported\./);
+    const unauth = fakeFetch(new Response(JSON.stringify({ schemas: [SCIM_ERROR], status: '401', detail: 'bad token' }), { status: 401, headers: { 'content-type': 'application/scim+json' } }));
+    const e401 = await client(unauth).scim.listUsers().then(() => assert.fail(), (e) => e);
+    assert.match(e401.message, /SCIM token is missing, malformed or expired/);
+    assert.equal(e401.detail, 'bad token');
+  });
+});
+
+describe('Retry-After and backoff', () => {
+  test('Retry-After seconds is honoured, and the wait is abortable', async () => {
+    const fetch = fakeFetch(() => json({}, { status: 429, headers: { 'retry-after': '7' } }));
+    const ctrl = new AbortController();
+    const delays = [];
+    const c = client(fetch, { retryMaxDelayMs: 60_000, onRetry: (r) => { delays.push(r.delayMs); ctrl.abort(new Error('user gave up')); } });
+    const start = Date.now();
+    await assert.rejects(c.listRecipients({ ...ids, signal: ctrl.signal }), /user gave up/);
+    assert.deepEqual(delays, [7000]);
+    assert.ok(Date.now() - start < 1000, 'the 7 s wait was cut short');
+    assert.equal(fetch.calls.length, 1);
+  });
+
+  test('Retry-After as an HTTP date is honoured', async () => {
+    const when = new Date(Date.now() + 5000).toUTCString();
+    const fetch = fakeFetch(() => json({}, { status: 503, headers: { 'retry-after': when } }));
+    const ctrl = new AbortController();
+    const delays = [];
+    const c = client(fetch, { retryMaxDelayMs: 60_000, onRetry: (r) => { delays.push(r.delayMs); ctrl.abort(); } });
+    await assert.rejects(c.listRecipients({ ...ids, signal: ctrl.signal }), { name: 'AbortError' });
+    assert.ok(delays[0] > 3000 && delays[0] <= 5000, String(delays[0]));
+  });
+
+  test('Retry-After is capped by retryMaxDelayMs and really waited for', async () => {
+    const fetch = fakeFetch(json({}, { status: 503, headers: { 'retry-after': '3600' } }), page([], null));
+    const delays = [];
+    const start = Date.now();
+    await client(fetch, { retryMaxDelayMs: 40, onRetry: (r) => delays.push(r.delayMs) }).listRecipients(ids);
+    assert.deepEqual(delays, [40]);
+    assert.ok(Date.now() - start >= 35, 'waited before retrying');
+    assert.equal(fetch.calls.length, 2);
+  });
+
+  test('without (or with an unreadable) Retry-After, backoff is exponential with jitter', async () => {
+    const fetch = fakeFetch(() => json({}, { status: 502, headers: { 'retry-after': 'soon' } }));
+    const delays = [];
+    await assert.rejects(client(fetch, { maxRetries: 3, retryBaseDelayMs: 8, retryMaxDelayMs: 1000, onRetry: (r) => delays.push(r.delayMs) })
+      .listRecipients(ids), { status: 502 });
+    assert.equal(delays.length, 3);
+    [[4, 8], [8, 16], [16, 32]].forEach(([lo, hi], i) => assert.ok(delays[i] >= lo && delays[i] <= hi, `${i}: ${delays[i]}`));
+  });
+});
+
+describe('abort', () => {
+  test('an AbortSignal cancels the request in flight', async () => {
+    const fetch = fakeFetch((_url, init) => new Promise((_resolve, reject) => {
+      init.signal.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError')));
+    }));
+    const ctrl = new AbortController();
+    const reason = new Error('cancelled by test');
+    const pending = client(fetch).listRecipients({ ...ids, signal: ctrl.signal });
+    await new Promise((r) => setTimeout(r, 5));
+    ctrl.abort(reason);
+    await assert.rejects(pending, (e) => e === reason);
+    assert.equal(fetch.calls.length, 1, 'an abort is not retried');
+    assert.equal(fetch.calls[0].init.signal.aborted, true, 'fetch saw the abort');
+  });
+
+  test('aborting during iteration stops further pages', async () => {
+    const ctrl = new AbortController();
+    const fetch = fakeFetch(page([user(1)], info(true, 'c1')), page([user(2)], info(true, 'c2')), page([user(3)], info(false, null)));
+    const got = [];
+    await assert.rejects(async () => {
+      for await (const r of client(fetch).recipients({ ...ids, signal: ctrl.signal })) {
+        got.push(r.userId);
+        if (got.length === 2) ctrl.abort();
+      }
+    }, { name: 'AbortError' });
+    assert.deepEqual(got, [1, 2]);
+    assert.equal(fetch.calls.length, 2);
+  });
+});
+
+describe('token redaction', () => {
+  test('the token is in no error: message, stack, JSON, inspect, cause, detail, request id', async () => {
+    const echo = fakeFetch(
+      () => json({ message: `bad token ${TOKEN} (${encodeURIComponent(TOKEN)})` }, { status: 401, headers: { 'x-request-id': TOKEN } }),
+    );
+    const e1 = await client(echo).listRecipients(ids).then(() => assert.fail(), (e) => e);
+    assert.match(e1.detail, /bad token \[REDACTED\]/);
+    assert.equal(e1.requestId, undefined);
+    const thrower = fakeFetch(() => { throw new TypeError(`Headers.append: "Bearer ${TOKEN}" is an invalid header value.`); });
+    const e2 = await client(thrower, { maxRetries: 0 }).listRecipients(ids).then(() => assert.fail(), (e) => e);
+    assert.equal(e2.code, 'NETWORK_ERROR');
+    const scim = fakeFetch(() => new Response(JSON.stringify({ schemas: [SCIM_ERROR], detail: `token ${TOKEN} revoked`, scimType: TOKEN }), { status: 403, headers: { 'content-type': 'application/scim+json' } }));
+    const e3 = await client(scim).scim.listUsers().then(() => assert.fail(), (e) => e);
+    const plain = fakeFetch(() => new Response(`no ${TOKEN}`, { status: 400, headers: { 'content-type': 'text/plain' } }));
+    const e4 = await client(plain).listRecipients(ids).then(() => assert.fail(), (e) => e);
+    const surface = leakSurface(e1, e2, e3, e4);
+    assert.ok(!surface.includes(TOKEN), 'token leaked');
+    assert.ok(!surface.includes(encodeURIComponent(TOKEN)), 'encoded token leaked');
+    assert.match(surface, /\[REDACTED\]/);
+  });
+
+  test('the client shows [REDACTED] in util.inspect, JSON.stringify and its keys', () => {
+    const c = client(fakeFetch(), { scimAuthScheme: 'Api-Key' });
+    const surface = [inspect(c, { depth: Infinity, showHidden: true }), JSON.stringify(c), inspect(c.scim, { showHidden: true }),
+      JSON.stringify(c.scim), String(c), Object.keys(c).join(','), JSON.stringify(Object.entries(c))].join('\n');
+    assert.ok(!surface.includes(TOKEN));
+    assert.match(inspect(c), /SvcClient \{[^}]*token: '\[REDACTED\]'/);
+    assert.deepEqual(JSON.parse(JSON.stringify(c)), {
+      baseUrl: BASE, token: '[REDACTED]', scimAuthScheme: 'Api-Key', timeoutMs: 30000, maxRetries: 2,
+    });
+  });
+});
+
+describe('cursor pagination', () => {
+  test('follows endCursor until hasNextPage is false, yielding every item in order', async () => {
+    const fetch = fakeFetch(
+      page([user(1), user(2)], info(true, 'c/1+=&')),
+      page([user(3)], info(true, 'c2')),
+      page([user(4), { type: 'NEW' }], info(false, 'c3')),
+    );
+    const progress = [];
+    const got = [];
+    for await (const r of client(fetch).recipients({ ...ids, first: 2, onPage: (p) => progress.push(p) })) {
+      got.push(r.type === 'USER' ? r.userId : r.rawType);
+    }
+    assert.deepEqual(got, [1, 2, 3, 4, 'NEW']);
+    assert.deepEqual(fetch.calls.map((c) => c.url.searchParams.get('after')), [null, 'c/1+=&', 'c2']);
+    assert.ok(fetch.calls.every((c) => c.url.searchParams.get('first') === '2'));
+    assert.deepEqual(progress.map((p) => [p.page, p.pageItems, p.received]), [[1, 2, 2], [2, 1, 3], [3, 2, 5]]);
+  });
+
+  test('hasNextPage with no cursor throws PAGINATION_ERROR after yielding the page', async () => {
+    for (const endCursor of [null, '']) {
+      const fetch = fakeFetch(page([user(1)], info(true, endCursor)));
+      const got = [];
+      await assert.rejects(async () => {
+        for await (const r of client(fetch).recipients(ids)) got.push(r.userId);
+      }, (err) => err instanceof SvcApiError && err.code === 'PAGINATION_ERROR' && /no endCursor/.test(err.message));
+      assert.deepEqual(got, [1]);
+      assert.equal(fetch.calls.length, 1);
+    }
+  });
+
+  test('a repeated cursor throws instead of looping (immediate, cyclic, or the starting cursor)', async () => {
+    const same = fakeFetch(page([user(1)], info(true, 'a')), page([user(2)], info(true, 'a')));
+    await assert.rejects(async () => { for await (const _ of client(same).recipients(ids)); }, { code: 'PAGINATION_ERROR' });
+    assert.equal(same.calls.length, 2);
+    const cycle = fakeFetch(page([user(1)], info(true, 'a')), page([user(2)], info(true, 'b')), page([user(3)], info(true, 'a')));
+    await assert.rejects(async () => { for await (const _ of client(cycle).recipients(ids)); }, /repeats an earlier cursor/);
+    assert.equal(cycle.calls.length, 3);
+    const start = fakeFetch(page([user(1)], info(true, 'x')));
+    await assert.rejects(async () => { for await (const _ of client(start).recipients({ ...ids, after: 'x' })); }, { code: 'PAGINATION_ERROR' });
+    assert.equal(start.calls.length, 1);
+    assert.equal(start.calls[0].url.searchParams.get('after'), 'x');
+  });
+
+  test('endless empty pages with fresh cursors are cut off', async () => {
+    let n = 0;
+    const fetch = fakeFetch(() => page([], info(true, `fresh-${++n}`)));
+    await assert.rejects(async () => { for await (const _ of client(fetch).recipients(ids)); }, /empty pages in a row/);
+    assert.equal(fetch.calls.length, 3);
+  });
+
+  test('breaking out of for await sends no further request', async () => {
+    const fetch = fakeFetch(page([user(1), user(2)], info(true, 'c1')), page([user(3)], info(false, null)));
+    for await (const r of client(fetch).recipients(ids)) if (r.userId === 1) break;
+    assert.equal(fetch.calls.length, 1);
+    const fetch2 = fakeFetch(page([user(1), user(2)], info(true, 'c1')), page([user(3)], info(false, null)));
+    for await (const r of client(fetch2).recipients(ids)) if (r.userId === 2) break;
+    assert.equal(fetch2.calls.length, 1, 'the next page is not prefetched');
+  });
+
+  test('an error on a later page surfaces after the earlier items', async () => {
+    const fetch = fakeFetch(page([user(1)], info(true, 'c1')), json({}, { status: 404 }));
+    const got = [];
+    await assert.rejects(async () => {
+      for await (const r of client(fetch).recipients(ids)) got.push(r.userId);
+    }, { status: 404 });
+    assert.deepEqual(got, [1]);
+  });
+});
+
+describe('SCIM', () => {
+  const scimUser = (i) => ({ schemas: ['urn:ietf:params:scim:schemas:core:2.0:User'], id: `id-${i}`, userName: `user${i}@example.com`, active: true, emails: [{ value: `user${i}@example.com`, primary: true }] });
+  const list = (users, totalResults, extra = {}) => new Response(JSON.stringify({ schemas: [SCIM_LIST], totalResults, Resources: users, ...extra }), { headers: { 'content-type': 'application/scim+json' } });
+
+  test('listUsers: path, query, Bearer by default, SCIM accept header, parsed ListResponse', async () => {
+    const fetch = fakeFetch(list([scimUser(1), scimUser(2)], 9, { startIndex: 3, itemsPerPage: 2 }));
+    const res = await client(fetch).scim.listUsers({ startIndex: 3, count: 2 });
+    const { url, init } = fetch.calls[0];
+    assert.equal(url.pathname, '/api/scim/v2/Users');
+    assert.equal(url.search, '?startIndex=3&count=2');
+    assert.equal(init.headers.authorization, `Bearer ${TOKEN}`);
+    assert.match(init.headers.accept, /application\/scim\+json/);
+    assert.equal(init.redirect, 'error');
+    assert.deepEqual(res, { schemas: [SCIM_LIST], totalResults: 9, startIndex: 3, itemsPerPage: 2, Resources: [scimUser(1), scimUser(2)] });
+  });
+
+  test('the Api-Key scheme is used when asked for', async () => {
+    const fetch = fakeFetch(list([], 0));
+    await client(fetch, { scimAuthScheme: 'Api-Key' }).scim.listUsers();
+    assert.equal(fetch.calls[0].init.headers.authorization, `Api-Key ${TOKEN}`);
+    assert.equal(fetch.calls[0].url.search, '');
+  });
+
+  test('users(): startIndex is 1-based and advances by the resources actually returned', async () => {
+    // The server returns 2 per page whatever the count asked for.
+    const fetch = fakeFetch((url) => {
+      const start = Number(url.searchParams.get('startIndex'));
+      return list([start, start + 1].filter((i) => i <= 5).map(scimUser), 5);
+    });
+    const progress = [];
+    const got = [];
+    for await (const u of client(fetch).scim.users({ count: 10, onPage: (p) => progress.push(p.received) })) got.push(u.id);
+    assert.deepEqual(got, ['id-1', 'id-2', 'id-3', 'id-4', 'id-5']);
+    assert.deepEqual(fetch.calls.map((c) => c.url.searchParams.get('startIndex')), ['1', '3', '5']);
+    assert.ok(fetch.calls.every((c) => c.url.searchParams.get('count') === '10'));
+    assert.deepEqual(progress, [2, 4, 5]);
+  });
+
+  test('users(): stops on an empty page even if totalResults promises more', async () => {
+    const fetch = fakeFetch(list([scimUser(1), scimUser(2), scimUser(3)], 10), list([], 10));
+    const got = [];
+    for await (const u of client(fetch).scim.users({ count: 3 })) got.push(u.id);
+    assert.equal(got.length, 3);
+    assert.equal(fetch.calls.length, 2);
+    const none = fakeFetch(list(undefined, 0));
+    for await (const _ of client(none).scim.users()) assert.fail('no users expected');
+    assert.equal(none.calls.length, 1);
+  });
+
+  test('users(): break stops requests', async () => {
+    const fetch = fakeFetch(list([scimUser(1), scimUser(2)], 100), list([scimUser(3)], 100));
+    for await (const _ of client(fetch).scim.users({ count: 2 })) break;
+    assert.equal(fetch.calls.length, 1);
+  });
+
+  test('malformed ListResponses name the field', async () => {
+    const cases = [
+      [{ schemas: [SCIM_LIST], Resources: [] }, 'totalResults'],
+      [{ schemas: [SCIM_LIST], totalResults: -1 }, 'totalResults'],
+      [{ schemas: ['urn:other'], totalResults: 0 }, 'schemas'],
+      [{ totalResults: 1, Resources: {} }, 'Resources'],
+      [{ totalResults: 1, Resources: [{ userName: 'x' }] }, 'Resources[0].id'],
+      [{ totalResults: 1, Resources: [{ id: 'a' }] }, 'Resources[0].userName'],
+      [{ totalResults: 1, Resources: [{ id: 'a', userName: 'x', active: 'yes' }] }, 'Resources[0].active'],
+      [{ totalResults: 1, Resources: [{ id: 'a', userName: 'x', emails: [{ value: 5 }] }] }, 'Resources[0].emails[0].value'],
+    ];
+    for (const [body, field] of cases) {
+      const fetch = fakeFetch(json(body));
+      await assert.rejects(client(fetch).scim.listUsers(), (err) => err.code === 'INVALID_RESPONSE' && err.field === field);
+    }
+  });
+});
