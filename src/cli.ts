@@ -300,8 +300,15 @@ async function runScimUsers(args: string[], io: Io, signal: AbortSignal): Promis
   }
   const show = progress(io, values.quiet === true, 'users');
   const client = makeClient(io, values['base-url'], { onRetry: show.retry, ...(scheme ? { scimAuthScheme: scheme } : {}) }, 'scim-users');
+  let iterator: AsyncGenerator<ScimUser, void, undefined>;
+  try {
+    iterator = client.scim.users({ count, signal, onPage: show.page });
+  } catch (err) {
+    if (err instanceof TypeError || err instanceof RangeError) throw new UsageError(flagNames(err.message), 'scim-users');
+    throw err;
+  }
   const users: ScimUser[] = [];
-  for await (const u of client.scim.users({ count, signal, onPage: show.page })) users.push(u);
+  for await (const u of iterator) users.push(u);
   if (format === 'json') io.out(`${JSON.stringify(users, null, 2)}\n`);
   else if (format === 'csv') io.out(toCsv(SCIM_COLUMNS, users.map(scimRecord)));
   else io.out(scimTable(users));
