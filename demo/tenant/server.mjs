@@ -76,7 +76,7 @@ function originList(value) {
  */
 export async function startTenant({ port = 0, host = '127.0.0.1', hostOrigins } = {}) {
   const allowed = originList(hostOrigins ?? `http://localhost:${process.env.HOST_PORT || 8000}`);
-  const dev = await devServer([restMiddleware(), embedMiddleware({ hostOrigins: allowed })], ['/embed/static/', '/dist/protocol/']);
+  const dev = await devServer([restMiddleware(), await embedMiddleware({ hostOrigins: allowed })], ['/demo/tenant/public/', '/dist/protocol/']);
   const server = createServer(dev.koaApp.callback());
   let origin;
   try {

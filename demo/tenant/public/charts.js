@@ -1,0 +1,88 @@
+// Inline SVG charts. Marks are focusable and clickable (that is the drilldown gesture); colors come
+// from CSS classes so the theme and the color scheme restyle them without a re-render.
+import { h, s } from './dom.js';
+
+const markAttrs = (label, onPick) => ({
+  tabindex: 0, role: 'button', 'aria-label': label, class: 'mark',
+  onclick: onPick,
+  onkeydown: (e) => {
+    if (e.key === 'Enter' || e.key === ' ') {
+      e.preventDefault();
+      onPick();
+    }
+  },
+});
+
+/** Horizontal bars, largest first. */
+export function barChart(points, { format, label, onPick, width = 420 }) {
+  const max = Math.max(1, ...points.map((p) => p.value));
+  const rowH = 30;
+  const W = Math.max(220, width);
+  const labelW = Math.min(118, Math.round(W * 0.36));
+  const valueW = 64;
+  const barW = W - labelW - valueW;
+  return s('svg', { viewBox: `0 0 ${W} ${points.length * rowH + 4}`, class: 'chart bar', role: 'img', 'aria-label': label },
+    points.map((p, i) => {
+      const y = i * rowH + 4;
+      const w = Math.max(2, (p.value / max) * barW);
+      return s('g', markAttrs(`${p.key}: ${format(p.value)}`, () => onPick(p)),
+        s('title', {}, `${p.key}: ${format(p.value)}`),
+        s('text', { x: labelW - 10, y: y + rowH / 2, class: 'axis', 'text-anchor': 'end', 'dominant-baseline': 'middle' }, p.key),
+        s('rect', { x: labelW, y: y + 4, width: barW, height: rowH - 12, rx: 4, class: 'track' }),
+        s('rect', { x: labelW, y: y + 4, width: w.toFixed(1), height: rowH - 12, rx: 4, class: 'fill s0' }),
+        s('text', { x: labelW + w + 8, y: y + rowH / 2, class: 'value', 'dominant-baseline': 'middle' }, format(p.value, true)));
+    }));
+}
+
+/** A line over time with an area under it; each point is a mark. */
+export function lineChart(points, { format, xLabel, label, onPick, width = 640 }) {
+  const W = Math.max(280, width);
+  const H = 210;
+  const pad = { l: 56, r: 16, t: 14, b: 28 };
+  const max = Math.max(1, ...points.map((p) => p.value)) * 1.1;
+  const x = (i) => pad.l + (points.length < 2 ? 0 : (i / (points.length - 1)) * (W - pad.l - pad.r));
+  const y = (v) => pad.t + (1 - v / max) * (H - pad.t - pad.b);
+  const line = points.map((p, i) => `${i ? 'L' : 'M'}${x(i).toFixed(1)},${y(p.value).toFixed(1)}`).join('');
+  const area = points.length ? `${line}L${x(points.length - 1).toFixed(1)},${y(0)}L${x(0).toFixed(1)},${y(0)}Z` : '';
+  const ticks = [0, 0.5, 1].map((f) => f * max);
+  return s('svg', { viewBox: `0 0 ${W} ${H}`, class: 'chart line', role: 'img', 'aria-label': label },
+    ticks.map((v) => s('g', {},
+      s('line', { x1: pad.l, x2: W - pad.r, y1: y(v), y2: y(v), class: 'grid' }),
+      s('text', { x: pad.l - 8, y: y(v), class: 'axis', 'text-anchor': 'end', 'dominant-baseline': 'middle' }, format(v, true)))),
+    s('path', { d: area, class: 'area s0' }),
+    s('path', { d: line, class: 'stroke s0' }),
+    points.map((p, i) => s('g', markAttrs(`${xLabel(p.key)}: ${format(p.value)}`, () => onPick(p)),
+      s('title', {}, `${xLabel(p.key)}: ${format(p.value)}`),
+      s('circle', { cx: x(i), cy: y(p.value), r: 12, class: 'hit' }),
+      s('circle', { cx: x(i), cy: y(p.value), r: 4, class: 'dot s0' }),
+      s('text', { x: x(i), y: H - 8, class: 'axis', 'text-anchor': 'middle' }, xLabel(p.key)))));
+}
+
+/** A donut with an HTML legend; slices and legend entries are marks. */
+export function donutChart(points, { format, label, onPick }) {
+  const total = points.reduce((a, p) => a + p.value, 0) || 1;
+  const R = 64;
+  const r = 40;
+  const C = 80;
+  let angle = -Math.PI / 2;
+  const slices = points.map((p, i) => {
+    const sweep = Math.min((p.value / total) * Math.PI * 2, Math.PI * 2 - 1e-4);
+    const a0 = angle;
+    const a1 = angle + sweep;
+    angle = a1;
+    const large = sweep > Math.PI ? 1 : 0;
+    const pt = (rad, a) => `${(C + rad * Math.cos(a)).toFixed(2)},${(C + rad * Math.sin(a)).toFixed(2)}`;
+    const d = `M${pt(R, a0)}A${R},${R} 0 ${large} 1 ${pt(R, a1)}L${pt(r, a1)}A${r},${r} 0 ${large} 0 ${pt(r, a0)}Z`;
+    const pct = Math.round((p.value / total) * 100);
+    return s('path', { d, ...markAttrs(`${p.key}: ${format(p.value)} (${pct}%)`, () => onPick(p)), class: `mark slice s${i % 6}` },
+      s('title', {}, `${p.key}: ${format(p.value)} (${pct}%)`));
+  });
+  return h('div', { class: 'donut' },
+    s('svg', { viewBox: '0 0 160 160', class: 'chart', role: 'img', 'aria-label': label },
+      slices,
+      s('text', { x: C, y: C, class: 'donut-total', 'text-anchor': 'middle', 'dominant-baseline': 'middle' }, format(total, true))),
+    h('ul', { class: 'legend' }, points.map((p, i) => h('li', {},
+      h('button', { type: 'button', class: 'legend-item', onclick: () => onPick(p) },
+        h('span', { class: `swatch s${i % 6}` }), h('span', { class: 'legend-key' }, p.key),
+        h('span', { class: 'legend-value' }, format(p.value, true)))))));
+}

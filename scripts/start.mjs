@@ -1,0 +1,86 @@
+// `npm start`: builds when the build is missing or older than src/, then serves the demo host on
+// http://localhost:8000 and the simulated tenant on http://127.0.0.1:8001 (HOST_PORT, TENANT_PORT).
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+
+function newest(dir) {
+  let t = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const p = join(dir, entry.name);
+    t = Math.max(t, entry.isDirectory() ? newest(p) : statSync(p).mtimeMs);
+  }
+  return t;
+}
+
+function oldest(paths) {
+  return Math.min(...paths.map((p) => (existsSync(p) ? statSync(p).mtimeMs : 0)));
+}
+
+const outputs = [join(root, 'dist/index.js'), join(root, 'dist/protocol/index.js'), join(root, 'cdn/svc-embed.min.js')];
+if (oldest(outputs) < newest(join(root, 'src'))) {
+  console.log('[start] building (dist/ or cdn/ is missing or older than src/)…');
+  const { status } = spawnSync('npm', ['run', '--silent', 'build'], { cwd: root, stdio: 'inherit' });
+  if (status !== 0) {
+    console.error('[start] the build failed; fix it and run npm start again.');
+    process.exit(status ?? 1);
+  }
+}
+
+function port(name, fallback) {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 0 || n > 65535) {
+    console.error(`[start] ${name} must be a port number (0–65535).`);
+    process.exit(2);
+  }
+  return n;
+}
+
+const hostPort = port('HOST_PORT', 8000);
+const tenantPort = port('TENANT_PORT', 8001);
+
+// Imported only after the build: the tenant runs on the compiled protocol module.
+const { startTenant } = await import('../demo/tenant/server.mjs');
+const { startHost } = await import('../demo/host/server.mjs');
+
+let tenant;
+let host;
+try {
+  const hostOrigin = `http://localhost:${hostPort}`;
+  tenant = await startTenant({ port: tenantPort, hostOrigins: hostPort ? [hostOrigin] : undefined });
+  host = await startHost({ port: hostPort, tenantOrigin: tenant.origin });
+} catch (error) {
+  await tenant?.close();
+  const busy = error?.code === 'EADDRINUSE';
+  console.error(busy ? `[start] port ${error.port} is in use: set HOST_PORT / TENANT_PORT to free ports.` : error);
+  process.exit(1);
+}
+
+console.log(`
+  svc-embed demo
+
+  Demo host        ${host.origin}/            (playground)
+                   ${host.origin}/compare     (two embeds side by side)
+  Simulated tenant ${tenant.origin}
+                   ${tenant.origin}/embed/dashboard/sales-overview?session=demo-acme
+                   ${tenant.origin}/api/v1/deployments/1/notifications/1/recipients   (Bearer demo-admin-key)
+                   ${tenant.origin}/api/scim/v2/Users                                 (Bearer demo-scim-token)
+
+  Ctrl-C stops both servers.
+`);
+
+let stopping = false;
+async function stop(signal) {
+  if (stopping) return;
+  stopping = true;
+  console.log(`\n[start] ${signal}: stopping…`);
+  await Promise.allSettled([host.close(), tenant.close()]);
+  process.exit(0);
+}
+process.on('SIGINT', () => stop('SIGINT'));
+process.on('SIGTERM', () => stop('SIGTERM'));
