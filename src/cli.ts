@@ -46,6 +46,8 @@ const COMMON_HELP = `Environment:
 Common options:
   --format <f>      table (default), json (one JSON array) or csv (a header row, then one row per item)
   --base-url <url>  the base address; overrides SVC_BASE_URL
+  --max-retries <n> retries after HTTP 429/502/503/504, a network error or a timeout, 0 to 10 (default 2)
+  --timeout <ms>    time limit of each request (default 30000)
   -q, --quiet       no progress or summary on stderr
   -h, --help        this help`;
 
@@ -63,7 +65,7 @@ ${COMMON_HELP}
 
 ${EXIT_HELP}
 `,
-  recipients: `Usage: svc-embed recipients --deployment <id> --notification <id> [--first <n>] [--format table|json|csv] [--base-url <url>]
+  recipients: `Usage: svc-embed recipients --deployment <id> --notification <id> [--first <n>] [--format table|json|csv] [--base-url <url>] [...]
 
 Lists every recipient of a notification, following the pagination cursors. Needs an admin API key.
 
@@ -104,6 +106,8 @@ type Row = Record<string, unknown>;
 const COMMON = {
   format: { type: 'string' },
   'base-url': { type: 'string' },
+  'max-retries': { type: 'string' },
+  timeout: { type: 'string' },
   quiet: { type: 'boolean', short: 'q' },
   help: { type: 'boolean', short: 'h' },
 } as const;
@@ -112,12 +116,14 @@ const OPTIONS = {
   'scim-users': { ...COMMON, 'auth-scheme': { type: 'string' }, count: { type: 'string' } },
 } as const;
 
-function integerFlag(name: string, value: string | undefined, required: boolean, command: keyof typeof HELP): number | undefined {
+function integerFlag(
+  name: string, value: string | undefined, required: boolean, command: keyof typeof HELP, form = 'a positive integer',
+): number | undefined {
   if (value === undefined) {
     if (required) throw new UsageError(`--${name} is required`, command);
     return undefined;
   }
-  if (!/^[0-9]{1,16}$/.test(value)) throw new UsageError(`--${name} must be a positive integer`, command);
+  if (!/^[0-9]{1,16}$/.test(value)) throw new UsageError(`--${name} must be ${form}`, command);
   return Number(value);
 }
 
@@ -242,16 +248,31 @@ function progress(io: Io, quiet: boolean, noun: string) {
   };
 }
 
-function makeClient(io: Io, baseUrlFlag: string | undefined, extra: { scimAuthScheme?: 'Bearer' | 'Api-Key'; onRetry: (r: RetryInfo) => void }, command: keyof typeof HELP): SvcClient {
+interface ClientFlags {
+  'base-url'?: string | undefined;
+  'max-retries'?: string | undefined;
+  timeout?: string | undefined;
+}
+
+function makeClient(io: Io, flags: ClientFlags, extra: { scimAuthScheme?: 'Bearer' | 'Api-Key'; onRetry: (r: RetryInfo) => void }, command: keyof typeof HELP): SvcClient {
   const token = io.env.SVC_API_TOKEN;
   if (token === undefined || token === '') throw new UsageError('SVC_API_TOKEN is not set: export the API token first', command);
-  const baseUrl = baseUrlFlag ?? io.env.SVC_BASE_URL;
+  const baseUrl = flags['base-url'] ?? io.env.SVC_BASE_URL;
+  const maxRetries = integerFlag('max-retries', flags['max-retries'], false, command, 'an integer from 0 to 10');
+  const timeoutMs = integerFlag('timeout', flags.timeout, false, command, 'a number of milliseconds');
   if (baseUrl === undefined || baseUrl === '') throw new UsageError('no base URL: pass --base-url or set SVC_BASE_URL', command);
   try {
-    return new SvcClient({ baseUrl, token, ...extra });
+    return new SvcClient({
+      baseUrl, token, ...extra,
+      ...(maxRetries === undefined ? {} : { maxRetries }),
+      ...(timeoutMs === undefined ? {} : { timeoutMs }),
+    });
   } catch (err) {
     // The client's messages name the rule and never echo the token or the URL.
-    if (err instanceof TypeError || err instanceof RangeError) throw new UsageError(err.message.replace(/^token/, 'SVC_API_TOKEN'), command);
+    if (err instanceof TypeError || err instanceof RangeError) {
+      throw new UsageError(err.message.replace(/^token/, 'SVC_API_TOKEN').replace(/^maxRetries/, '--max-retries')
+        .replace(/^timeoutMs/, '--timeout'), command);
+    }
     throw err;
   }
 }
@@ -267,7 +288,7 @@ async function runRecipients(args: string[], io: Io, signal: AbortSignal): Promi
   const first = integerFlag('first', values.first, false, 'recipients');
   const format = formatFlag(values.format, 'recipients');
   const show = progress(io, values.quiet === true, 'recipients');
-  const client = makeClient(io, values['base-url'], { onRetry: show.retry }, 'recipients');
+  const client = makeClient(io, values, { onRetry: show.retry }, 'recipients');
   let iterator: AsyncGenerator<NotificationRecipient, void, undefined>;
   try {
     iterator = client.recipients({ deploymentId, notificationId, first, signal, onPage: show.page });
@@ -299,7 +320,7 @@ async function runScimUsers(args: string[], io: Io, signal: AbortSignal): Promis
     throw new UsageError('--auth-scheme must be Bearer or Api-Key', 'scim-users');
   }
   const show = progress(io, values.quiet === true, 'users');
-  const client = makeClient(io, values['base-url'], { onRetry: show.retry, ...(scheme ? { scimAuthScheme: scheme } : {}) }, 'scim-users');
+  const client = makeClient(io, values, { onRetry: show.retry, ...(scheme ? { scimAuthScheme: scheme } : {}) }, 'scim-users');
   let iterator: AsyncGenerator<ScimUser, void, undefined>;
   try {
     iterator = client.scim.users({ count, signal, onPage: show.page });
