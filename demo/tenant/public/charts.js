@@ -13,6 +13,12 @@ const markAttrs = (label, onPick) => ({
   },
 });
 
+/** Rounds up to 1, 2, 2.5 or 5 times a power of ten, so axis ticks read as round numbers. */
+function niceCeil(v) {
+  const mag = 10 ** Math.floor(Math.log10(v));
+  return ([1, 2, 3, 4, 6, 8, 10].find((f) => f * mag >= v) ?? 10) * mag;
+}
+
 /** Horizontal bars, largest first. */
 export function barChart(points, { format, label, onPick, width = 420 }) {
   const max = Math.max(1, ...points.map((p) => p.value));
@@ -39,7 +45,7 @@ export function lineChart(points, { format, xLabel, label, onPick, width = 640 }
   const W = Math.max(280, width);
   const H = 210;
   const pad = { l: 56, r: 16, t: 14, b: 28 };
-  const max = Math.max(1, ...points.map((p) => p.value)) * 1.1;
+  const max = niceCeil(Math.max(1, ...points.map((p) => p.value)) * 1.05);
   const x = (i) => pad.l + (points.length < 2 ? 0 : (i / (points.length - 1)) * (W - pad.l - pad.r));
   const y = (v) => pad.t + (1 - v / max) * (H - pad.t - pad.b);
   const line = points.map((p, i) => `${i ? 'L' : 'M'}${x(i).toFixed(1)},${y(p.value).toFixed(1)}`).join('');

@@ -269,6 +269,14 @@ export class Dashboard {
     this.emit('svc:event:download', { format: 'csv', target: 'dashboard', title: this.def.title, rowCount: data.rows.length });
   }
 
+  /** The next query of the page's first chart fails, and the page reloads: a recoverable widget error. */
+  failOne() {
+    const widget = this.page && this.widgets.find((w) => w.kind !== 'kpi');
+    if (!widget) return;
+    this.ctx.failNext.add(widget.id);
+    this.load();
+  }
+
   /** Re-renders from the cached results (a locale change needs no new query). */
   rerender() {
     if (!this.page) return;

@@ -111,6 +111,7 @@ function dashboardSurface(boot) {
     refresh: () => dash.load(),
     filtersChanged: () => dash.load(),
     relabel: () => dash.rerender(),
+    failWidget: () => dash.failOne(),
   };
 }
 
@@ -212,6 +213,9 @@ function appSurface(boot) {
     filtersChanged() {
       this.dash?.load();
     },
+    failWidget() {
+      this.dash?.failOne();
+    },
     relabel() {
       chat.relabel();
       router.go(router.path, { force: true, silent: true });
@@ -281,15 +285,8 @@ async function main() {
     problem = { name: 'NetworkError', message: 'The analytics service could not be reached.' };
   }
   bridge = createBridge({ surface, hostOrigins, onAction, onLog: log });
-  failButton.disabled = surface !== 'dashboard' && surface !== 'app';
-  failButton.addEventListener('click', () => {
-    // The next query of the first chart fails: a recoverable widget error the host can observe.
-    const dash = surface === 'dashboard' ? boot?.dashboards[publicId] : boot?.dashboards['sales-overview'];
-    const widget = dash && Object.values(dash.pages)[0].widgets.find((w) => w.kind !== 'kpi');
-    if (!widget) return;
-    ctx.failNext.add(widget.id);
-    current.refresh();
-  });
+  failButton.disabled = surface === 'chat';
+  failButton.addEventListener('click', () => current.failWidget?.());
   if (!boot) {
     const context = problem.name === 'DashboardNotFoundError' ? 'dashboard' : 'session';
     fatal(problem.name, problem.message, context);
