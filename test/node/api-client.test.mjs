@@ -79,7 +79,8 @@ describe('constructor validation', () => {
     const bad = [
       'http://acme.example.com/api', 'http://localhost.evil.example/api', 'http://127.0.0.1.nip.io/api',
       'http://10.0.0.1/api', 'ftp://acme.example.com/api', 'file:///etc/passwd', 'acme.example.com/api', '',
-      'https://admin:hunter2@acme.example.com/api', 'https://acme.example.com/api?tenant=1',
+      'https://admin:hunter2@acme.example.com/api', 'https://hunter2@acme.example.com/api', 'https://:hunter2@acme.example.com/api',
+      'https://acme.example.com/api?tenant=1',
       'https://acme.example.com/api#frag', 'https://acme.example.com/api?', 'https://acme.example.com/api#',
       'javascript:alert(1)', 42, null, undefined, {},
     ];
@@ -500,6 +501,12 @@ describe('abort', () => {
     await assert.rejects(pending, (e) => e === reason);
     assert.equal(fetch.calls.length, 1, 'an abort is not retried');
     assert.equal(fetch.calls[0].init.signal.aborted, true, 'fetch saw the abort');
+    // With no retry budget the abort still surfaces as the caller's reason, not as a network error.
+    const ctrl2 = new AbortController();
+    const noRetry = client(fetch, { maxRetries: 0 }).listRecipients({ ...ids, signal: ctrl2.signal });
+    await new Promise((r) => setTimeout(r, 5));
+    ctrl2.abort(reason);
+    await assert.rejects(noRetry, (e) => e === reason);
   });
 
   test('aborting during iteration stops further pages', async () => {
