@@ -62,6 +62,12 @@ async function embedFrame(id = 'embed', p = page) {
   return handle.asElement().contentFrame();
 }
 
+/** A real mouse click inside the embed, once the target exists. */
+async function clickIn(frame, selector) {
+  await frame.waitForSelector(selector, { visible: true, timeout: 8000 });
+  await frame.click(selector);
+}
+
 /** Waits until `fn` (run in the embed frame) returns a truthy value, and returns it. */
 async function inEmbed(fn, arg, id = 'embed', p = page) {
   const frame = await embedFrame(id, p);
@@ -143,25 +149,27 @@ describe('demo playground, dashboard surface', () => {
     assert.equal(await inEmbed((n) => document.querySelector('[data-widget="kpi-orders"] .kpi-value')?.dataset.value === String(n) && 'ok', expected), 'ok');
     assert.equal(await inEmbed(() => document.querySelectorAll('[data-widget="revenue-by-region"] .mark').length), 1);
     await waitEvent('svc-dashboard-loaded', { since });
+    const cleared = await mark();
     await page.select('#filter-value', '');
+    await waitEvent('svc-dashboard-loaded', { since: cleared });
     assert.equal(await inEmbed(() => document.querySelector('[data-widget="kpi-orders"] .kpi-value')?.dataset.value === '1200' && 'ok'), 'ok');
   });
 
   test('drilldown from a chart mark and from a table cell', async () => {
     let since = await mark();
     const frame = await embedFrame();
-    await frame.click('[data-widget="revenue-by-region"] .mark');
+    await clickIn(frame, '[data-widget="revenue-by-region"] .mark');
     const bar = await waitEvent('svc-drilldown', { since });
     assert.deepEqual(bar.detail.payload, { member: 'orders.revenue', value: 'North America', widgetId: 'revenue-by-region' });
     assert.ok(await inEmbed(() => document.querySelector('.drill table.data tbody tr')), 'the detail rows are shown');
-    await frame.click('.drill .icon-btn');
+    await clickIn(frame, '.drill .icon-btn');
     since = await mark();
-    await frame.click('[data-widget="top-accounts"] .cell-link[data-member="orders.orders"]');
+    await clickIn(frame, '[data-widget="top-accounts"] .cell-link[data-member="orders.orders"]');
     const cell = await waitEvent('svc-drilldown', { since });
     assert.equal(cell.detail.payload.member, 'orders.orders');
     assert.equal(cell.detail.payload.widgetId, 'top-accounts');
     assert.equal(typeof cell.detail.payload.value, 'string');
-    await frame.click('.drill .icon-btn');
+    await clickIn(frame, '.drill .icon-btn');
   });
 
   test('navigate (control → element.navigate) emits navigate then view, and the page changes', async () => {
@@ -188,13 +196,13 @@ describe('demo playground, dashboard surface', () => {
   test('a failing widget is a recoverable error; retry recovers', async () => {
     const since = await mark();
     const frame = await embedFrame();
-    await frame.click('.debug-toggle');
-    await frame.click('[data-action="fail-widget"]');
+    await clickIn(frame, '.debug-toggle');
+    await clickIn(frame, '[data-action="fail-widget"]');
     const error = await waitEvent('svc-error', { since });
     assert.equal(error.detail.payload.fatal, false);
     assert.match(error.detail.payload.context, /^widget:/);
     await waitEvent('svc-dashboard-loaded', { since });
-    await frame.click('.card.failed .btn');
+    await clickIn(frame, '.card.failed .btn');
     assert.ok(await inEmbed(() => !document.querySelector('.card.failed') && document.querySelector('[data-widget="orders-by-channel"] svg')));
   });
 
@@ -239,7 +247,7 @@ describe('demo playground, other surfaces and sessions', () => {
     await frame.waitForSelector('.suggestion');
     since = await mark();
     await frame.type('.ask input', 'Revenue by region');
-    await frame.click('.ask button');
+    await clickIn(frame, '.ask button');
     const submitted = await waitEvent('svc-ai-query', { since, where: (d) => d.payload.status === 'submitted' });
     const done = await waitEvent('svc-ai-query', { since, where: (d) => d.payload.status !== 'submitted' });
     assert.equal(submitted.detail.payload.query, 'Revenue by region');
@@ -248,7 +256,7 @@ describe('demo playground, other surfaces and sessions', () => {
     assert.equal(done.detail.surface, 'chat');
     since = await mark();
     await frame.type('.ask input', 'What is the weather in Paris?');
-    await frame.click('.ask button');
+    await clickIn(frame, '.ask button');
     const failed = await waitEvent('svc-ai-query', { since, where: (d) => d.payload.status !== 'submitted' });
     assert.equal(failed.detail.payload.status, 'error');
     assert.ok(await inEmbed(() => document.querySelector('.msg.error')));
@@ -262,7 +270,7 @@ describe('demo playground, other surfaces and sessions', () => {
     await waitEvent('svc-view', { since });
     since = await mark();
     const frame = await embedFrame();
-    await frame.click('.nav-item[data-path="/workbooks"]');
+    await clickIn(frame, '.nav-item[data-path="/workbooks"]');
     const nav = await waitEvent('svc-navigate', { since });
     assert.deepEqual(nav.detail.payload, { path: '/workbooks', previousPath: '/' });
     const view = await waitEvent('svc-view', { since });
