@@ -301,6 +301,23 @@ describe('svc-embed faults (loopback server)', () => {
     });
   });
 
+  test('Ctrl-C (SIGINT) aborts the request in flight: exit 130', async () => {
+    await withServer(() => {}, async (env, srv) => {
+      const child = spawn(process.execPath, [cli, ...args], { env: cleanEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+      let stderr = '';
+      child.stderr.setEncoding('utf8').on('data', (d) => { stderr += d; });
+      for (const deadline = Date.now() + 5000; srv.requests.length === 0;) {
+        assert.ok(Date.now() < deadline, 'the CLI never sent its request');
+        await new Promise((r) => setTimeout(r, 10));
+      }
+      child.kill('SIGINT');
+      const [code] = await once(child, 'close');
+      assert.equal(code, 130);
+      assert.match(stderr, /svc-embed: interrupted/);
+      assert.equal(srv.requests.length, 1);
+    });
+  });
+
   test('a server echoing the token never gets it printed', async () => {
     await withServer((req, res) => jsonRes(res, 401, { message: `bad ${req.headers.authorization}` }, { 'x-request-id': TOKEN }), async (env) => {
       const r = await run(args, env);
