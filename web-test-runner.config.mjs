@@ -41,6 +41,6 @@ export default {
   testsFinishTimeout: 240000,
   browsers: wanted.map((b) => launchers[b]()),
   plugins: [esbuildPlugin({ ts: true, target: 'es2022', tsconfig: 'tsconfig.json' }), peerServerPlugin()],
-  reporters: [defaultReporter(), summaryReporter({ flatten: false }), countReporter('.test-results/browser.json')],
+  reporters: [defaultReporter(), summaryReporter({ flatten: false }), countReporter(`${process.env.SVC_TEST_RESULTS || '.test-results'}/browser.json`)],
   testFramework: { config: { timeout: 10000 } },
 };

@@ -1,16 +1,17 @@
 // Runs every suite (browser tests in Chromium and Firefox ESR, then the Node suites) and closes
 // with the one line CI reads: "N passed, N failed[, N skipped]".
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync, readdirSync, rmSync, existsSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 const root = new URL('..', import.meta.url).pathname;
-const results = join(root, '.test-results');
-rmSync(results, { recursive: true, force: true });
-mkdirSync(results, { recursive: true });
+// A directory of this run's own, so two runs at once never read each other's counts.
+const results = mkdtempSync(join(tmpdir(), 'svc-embed-test-'));
+process.on('exit', () => rmSync(results, { recursive: true, force: true }));
 
-const run = (cmd, args, env = {}) =>
-  spawnSync(cmd, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } }).status;
+const run = (cmd, args) =>
+  spawnSync(cmd, args, { cwd: root, stdio: 'inherit', env: { ...process.env, SVC_TEST_RESULTS: results } }).status;
 
 const totals = { passed: 0, failed: 0, skipped: 0 };
 let crashed = 0;
