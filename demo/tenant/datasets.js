@@ -42,7 +42,7 @@ function orders() {
 function tickets() {
   const rand = prng(0x71c4e7);
   const teams = ['Billing', 'Platform', 'Onboarding', 'Integrations'];
-  const priorities = ['P1', 'P2', 'P3'];
+  const priorities = ['P3', 'P2', 'P1'];
   const channels = ['Email', 'Chat', 'Phone'];
   const rows = [];
   const start = Date.UTC(2025, 6, 1);
@@ -94,7 +94,7 @@ export const DASHBOARDS = {
         { id: 'top-accounts', kind: 'table', title: 'Top accounts', by: 'account', measures: ['revenue', 'orders'], limit: 8, span: 2 },
       ] },
       '/details': { title: 'Orders', widgets: [
-        { id: 'orders-by-channel', kind: 'bar', title: 'Orders by channel', measure: 'orders', by: 'channel', format: 'number' },
+        { id: 'orders-by-channel', kind: 'bar', title: 'Orders by channel', measure: 'orders', by: 'channel', format: 'number', span: 2 },
         { id: 'orders-by-status', kind: 'donut', title: 'Orders by status', measure: 'orders', by: 'status', format: 'number' },
         { id: 'recent-orders', kind: 'rows', title: 'Recent orders', columns: ['id', 'date', 'account', 'region', 'category', 'status', 'amount'], limit: 25, span: 3 },
       ] },
