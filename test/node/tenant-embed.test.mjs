@@ -1,0 +1,100 @@
+// The embed side of the simulated tenant over HTTP: surface pages, their framing policy, and the
+// session, query and ask endpoints the surfaces call.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { startTenant } from '../../demo/tenant/server.mjs';
+import { filterParam } from '../../dist/protocol/index.js';
+import { filterRows } from '../../demo/tenant/datasets.js';
+
+const HOST = 'http://localhost:45678';
+let tenant;
+before(async () => {
+  tenant = await startTenant({ port: 0, hostOrigins: [HOST] });
+});
+after(() => tenant?.close());
+
+const get = async (p) => {
+  const res = await fetch(tenant.origin + p);
+  const type = res.headers.get('content-type') ?? '';
+  return { status: res.status, headers: res.headers, body: type.includes('json') ? await res.json() : await res.text() };
+};
+
+describe('surface pages', () => {
+  for (const p of ['/embed/dashboard/sales-overview?session=demo-acme', '/embed/app', '/embed/chat?session=demo-globex']) {
+    test(`${p} is the embed shell, frameable only by the host origins`, async () => {
+      const res = await get(p);
+      assert.equal(res.status, 200);
+      assert.match(res.headers.get('content-type'), /text\/html/);
+      const csp = res.headers.get('content-security-policy');
+      assert.match(csp, new RegExp(`frame-ancestors ${HOST}(;|$)`));
+      assert.match(csp, /script-src 'self'/);
+      assert.ok(res.body.includes(`<meta name="svc-host-origins" content="${HOST}">`));
+    });
+  }
+  test('unknown surfaces and odd public ids are 404', async () => {
+    assert.equal((await get('/embed/nothing')).status, 404);
+    assert.equal((await get('/embed/dashboard/a%2Fb')).status, 404);
+  });
+  test('static assets and the protocol module are served', async () => {
+    assert.equal((await get('/embed/static/main.js')).status, 200);
+    assert.equal((await get('/dist/protocol/index.js')).status, 200);
+  });
+});
+
+describe('session rules (bootstrap)', () => {
+  test('no session: private, no embed tenant', async () => {
+    const res = await get('/embed/api/bootstrap?surface=dashboard&publicId=sales-overview');
+    assert.equal(res.status, 200);
+    assert.equal(res.body.mode, 'private');
+    assert.equal(res.body.embedTenant, null);
+    assert.equal(res.body.deploymentId, 1);
+  });
+  test('demo-<tenant>: signed for that tenant; the dashboard sets the deployment', async () => {
+    const res = await get('/embed/api/bootstrap?surface=dashboard&publicId=support-ops&session=demo-globex-7');
+    assert.equal(res.body.mode, 'signed');
+    assert.equal(res.body.embedTenant, 'globex');
+    assert.equal(res.body.deploymentId, 2);
+  });
+  test('expired and invalid sessions are 401 with an error name', async () => {
+    const expired = await get('/embed/api/bootstrap?surface=chat&session=expired');
+    assert.equal(expired.status, 401);
+    assert.equal(expired.body.error.name, 'SessionExpiredError');
+    for (const s of ['nope', '', 'demo-', 'demo-<x>']) {
+      const res = await get(`/embed/api/bootstrap?surface=chat&session=${encodeURIComponent(s)}`);
+      assert.equal(res.status, 401, s);
+      assert.equal(res.body.error.name, 'InvalidSessionError');
+    }
+  });
+  test('an unknown dashboard is a 404', async () => {
+    const res = await get('/embed/api/bootstrap?surface=dashboard&publicId=missing&session=demo-acme');
+    assert.equal(res.status, 404);
+    assert.equal(res.body.error.name, 'DashboardNotFoundError');
+  });
+});
+
+describe('queries', () => {
+  const q = (extra) => get(`/embed/api/query?publicId=sales-overview&session=demo-acme&${extra}`);
+  test('a KPI honours filters built with filterParam, including "any of"', async () => {
+    const region = await q(`widget=kpi-orders&f=${encodeURIComponent(filterParam('orders', 'region', 'EMEA'))}`);
+    assert.equal(region.body.value, filterRows('orders', [{ view: 'orders', dimension: 'region', value: 'EMEA' }]).length);
+    const two = await q(`widget=kpi-orders&f=${encodeURIComponent(filterParam('orders', 'region', ['EMEA', 'APAC']))}`);
+    assert.equal(two.body.value, filterRows('orders', [{ view: 'orders', dimension: 'region', value: ['EMEA', 'APAC'] }]).length);
+    assert.ok(two.body.value > region.body.value);
+  });
+  test('a malformed filter is a 400, a failing widget a 502', async () => {
+    assert.equal((await q('widget=kpi-orders&f=region%3DEMEA')).status, 400);
+    const failed = await q('widget=revenue-by-region&fail=1');
+    assert.equal(failed.status, 502);
+    assert.equal(failed.body.error.name, 'QueryError');
+  });
+  test('an expired session cannot query', async () => {
+    assert.equal((await get('/embed/api/query?publicId=sales-overview&widget=kpi-orders&session=expired')).status, 401);
+  });
+  test('the agent answers what it can map, and refuses the rest', async () => {
+    const ok = await get('/embed/api/ask?session=demo-acme&q=revenue%20by%20region');
+    assert.equal(ok.status, 200);
+    assert.equal(ok.body.table.rows.length, 4);
+    const no = await get('/embed/api/ask?session=demo-acme&q=weather%20in%20Paris');
+    assert.equal(no.status, 422);
+  });
+});
