@@ -95,7 +95,7 @@ describe('svc-embed help and usage', () => {
   test('usage errors exit 2 and send nothing', async () => {
     const srv = await loopback(() => assert.fail('no request expected'));
     try {
-      const env = { SVC_BASE_URL: `${srv.origin}/api`, SVC_API_TOKEN: 'tok' };
+      const env = { SVC_BASE_URL: `${srv.origin}/api`, SVC_API_TOKEN: 'cli-usage-token' };
       const cases = [
         [['frobnicate'], env, /unknown command "frobnicate"/],
         [['recipients', '--notification', '1'], env, /--deployment is required/],
@@ -106,7 +106,7 @@ describe('svc-embed help and usage', () => {
         [['recipients', '--deployment', '1', '--notification', '1', '--format', 'xml'], env, /--format must be table, json or csv/],
         [['recipients', '--deployment', '1', '--notification', '1', '--bogus'], env, /Unknown option '--bogus'/],
         [['recipients', '--deployment', '1', '--notification', '1'], { SVC_BASE_URL: env.SVC_BASE_URL }, /SVC_API_TOKEN is not set/],
-        [['recipients', '--deployment', '1', '--notification', '1'], { SVC_API_TOKEN: 'tok' }, /no base URL/],
+        [['recipients', '--deployment', '1', '--notification', '1'], { SVC_API_TOKEN: 'cli-usage-token' }, /no base URL/],
         [['recipients', '--deployment', '1', '--notification', '1', '--base-url', 'http://example.com/api'], env, /http: on a non-loopback host/],
         [['recipients', '--deployment', '1', '--notification', '1'], { ...env, SVC_API_TOKEN: 'secret value\r\nX-Evil: 1' }, /SVC_API_TOKEN contains whitespace/],
         [['scim-users', '--auth-scheme', 'Basic'], env, /--auth-scheme must be Bearer or Api-Key/],

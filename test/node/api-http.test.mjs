@@ -279,7 +279,7 @@ describe('against the simulated tenant (demo/tenant)', () => {
       assert.equal(err.detail, 'This endpoint needs a SCIM token.');
       return true;
     });
-    await assert.rejects(client('nope', { scimAuthScheme: 'Api-Key' }).c.scim.listUsers(), (err) => {
+    await assert.rejects(client('nope-not-a-token', { scimAuthScheme: 'Api-Key' }).c.scim.listUsers(), (err) => {
       assert.equal(err.status, 401);
       assert.match(err.message, /SCIM token is missing, malformed or expired/);
       assert.match(err.detail, /unknown, revoked or expired/);
