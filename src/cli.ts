@@ -12,6 +12,7 @@ import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { SvcApiError, SvcClient } from './api/index.js';
 import type { NotificationRecipient, PageProgress, RetryInfo, ScimUser } from './api/index.js';
+import { replaceUnsafe } from './api/text.js';
 
 /** Exit codes, one per error class (documented in the README and in --help). */
 const EXIT = {
@@ -183,9 +184,7 @@ function toCsv(columns: readonly string[], rows: readonly Row[]): string {
 /** Terminal-safe cell: server text must not move the cursor, recolour or reorder the screen. */
 function tableCell(value: unknown, max = 40): string {
   if (value === null || value === undefined) return '';
-  const text = (typeof value === 'object' ? JSON.stringify(value) : String(value))
-    // eslint-disable-next-line no-control-regex
-    .replace(/[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, '?');
+  const text = replaceUnsafe(typeof value === 'object' ? JSON.stringify(value) : String(value), '?');
   return text.length > max ? `${text.slice(0, max - 1)}…` : text;
 }
 

@@ -4,6 +4,7 @@
  */
 import { SvcApiError, statusMeaning } from './errors.js';
 import type { SvcApiErrorInit } from './errors.js';
+import { replaceUnsafe } from './text.js';
 import type { RetryInfo } from './types.js';
 
 /** Settings a {@link Transport} is built with. */
@@ -41,15 +42,21 @@ export interface JsonResult {
 const RETRY_STATUSES = new Set([429, 502, 503, 504]);
 const REQUEST_ID_HEADERS = ['x-request-id', 'request-id', 'x-correlation-id', 'x-amzn-requestid', 'x-amz-request-id'];
 const SCIM_ERROR = 'urn:ietf:params:scim:api:messages:2.0:Error';
-/** Error bodies are read only this far: they are explanations, not data. */
+/** Error bodies are read only this far, then the rest is cancelled: they are explanations, not data. */
 const MAX_ERROR_BODY = 64 * 1024;
+/** A successful response larger than this is refused (INVALID_RESPONSE) instead of filling the memory. */
+export const MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
+/** Levels of a network error's cause chain copied (scrubbed) into an error's `cause`. */
+const MAX_CAUSE_DEPTH = 3;
 const MAX_DETAIL = 300;
 const IMF_FIXDATE = /^[A-Za-z]{3}, \d{2} [A-Za-z]{3} \d{4} \d{2}:\d{2}:\d{2} GMT$/;
 
-/** Single-line, bounded, credential-free text for messages. */
+/**
+ * Single-line, bounded, credential-free text for messages. Redaction comes first, on the text as
+ * received: any transformation before it (case, trimming, cutting) could leave a token unrecognised.
+ */
 function clean(text: string, redact: (t: string) => string, max = MAX_DETAIL): string {
-  // eslint-disable-next-line no-control-regex
-  const flat = redact(text).replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ').replace(/\s+/g, ' ').trim();
+  const flat = replaceUnsafe(redact(text), ' ').replace(/\s+/g, ' ').trim();
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }
 
@@ -75,8 +82,10 @@ export function parseRetryAfter(value: string | null, now = Date.now()): number 
   return undefined;
 }
 
-function mediaType(headers: Headers): string {
-  return (headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+/** The media type as sent (redacted before anything else), and its lowercase form for comparisons. */
+function mediaType(headers: Headers, redact: (t: string) => string): { shown: string; type: string } {
+  const shown = redact(headers.get('content-type') ?? '').split(';')[0]!.trim();
+  return { shown, type: shown.toLowerCase() };
 }
 
 function isJsonType(type: string): boolean {
@@ -120,6 +129,46 @@ function discard(res: Response): void {
   res.body?.cancel().catch(() => {});
 }
 
+/**
+ * Reads a body as a stream, at most `cap` bytes: past it, reading stops, the rest is cancelled and
+ * `truncated` is true. Rejects with the signal's reason when it aborts (the stream is cancelled).
+ */
+async function readCapped(res: Response, cap: number, signal: AbortSignal): Promise<{ text: string; truncated: boolean }> {
+  const body = res.body;
+  if (!body) return { text: '', truncated: false };
+  const reader = body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  let truncated = false;
+  try {
+    for (;;) {
+      const { done, value } = await untilAborted(reader.read(), signal);
+      if (done) break;
+      if (!(value instanceof Uint8Array)) throw new TypeError('the response body stream gave a chunk that is not bytes');
+      const room = cap - size;
+      if (value.byteLength > room) {
+        chunks.push(value.subarray(0, room));
+        size = cap;
+        truncated = true;
+        break;
+      }
+      chunks.push(value);
+      size += value.byteLength;
+    }
+  } catch (err) {
+    reader.cancel().catch(() => {});
+    throw err;
+  }
+  if (truncated) reader.cancel().catch(() => {});
+  const bytes = new Uint8Array(size);
+  let at = 0;
+  for (const c of chunks) {
+    bytes.set(c, at);
+    at += c.byteLength;
+  }
+  return { text: new TextDecoder().decode(bytes), truncated };
+}
+
 type Attempt = { done: JsonResult } | { retry: SvcApiError; delayMs: number | undefined };
 
 /** Performs GET requests for the client. Not part of the public API. */
@@ -161,7 +210,8 @@ export class Transport {
   async #attempt(spec: RequestSpec, attempt: number): Promise<Attempt> {
     const { redact } = this.#c;
     const pathOnly = spec.path.split('?')[0]!;
-    const base: SvcApiErrorInit = { code: 'HTTP_ERROR', status: 0, method: 'GET', path: spec.path, attempts: attempt };
+    // The query may hold a server-supplied cursor: redacted like any other server text.
+    const base: SvcApiErrorInit = { code: 'HTTP_ERROR', status: 0, method: 'GET', path: redact(spec.path), attempts: attempt };
     const fail = (text: string, init: Partial<SvcApiErrorInit>) =>
       new SvcApiError(`GET ${pathOnly} failed: ${text}${attempt > 1 ? ` (after ${attempt} attempts)` : ''}`, { ...base, ...init });
 
@@ -182,8 +232,8 @@ export class Transport {
       if (timedOut) {
         return { retry: fail(`no complete response within ${this.#c.timeoutMs} ms`, { code: 'TIMEOUT' }), delayMs: undefined };
       }
-      const cause = (err as { cause?: { code?: unknown; message?: unknown } } | null)?.cause;
-      const why = String(cause?.code ?? cause?.message ?? (err as Error | null)?.message ?? err);
+      const cause = prop(err, 'cause');
+      const why = describe(prop(cause, 'code') ?? prop(cause, 'message') ?? prop(err, 'message') ?? err);
       if (/redirect/i.test(why)) {
         throw fail('the server answered with a redirect, which is never followed with credentials (check the base URL)', {
           code: 'REDIRECT', cause: safeCause(err, redact),
@@ -214,21 +264,26 @@ export class Transport {
       const rid = requestId ? ` [request id ${requestId}]` : '';
 
       if (status >= 200 && status < 300) {
-        const type = mediaType(res.headers);
+        const { shown, type } = mediaType(res.headers, redact);
         if (!isJsonType(type)) {
           discard(res);
-          throw fail(`expected a JSON response but got content type "${clean(type || 'none', redact, 80)}"${rid}`, {
+          throw fail(`expected a JSON response but got content type "${clean(shown || 'none', redact, 80)}"${rid}`, {
             code: 'INVALID_RESPONSE', status, requestId, field: 'content-type',
           });
         }
-        let text: string;
+        let read: { text: string; truncated: boolean };
         try {
-          text = await untilAborted(res.text(), ctrl.signal);
+          read = await readCapped(res, MAX_RESPONSE_BYTES, ctrl.signal);
         } catch (err) {
           return noResponse(err);
         }
+        if (read.truncated) {
+          throw fail(`the response body exceeds the ${MAX_RESPONSE_BYTES / (1024 * 1024)} MiB cap${rid}`, {
+            code: 'INVALID_RESPONSE', status, requestId, field: 'body',
+          });
+        }
         try {
-          return { done: { body: JSON.parse(text) as unknown, status, requestId } };
+          return { done: { body: JSON.parse(read.text) as unknown, status, requestId } };
         } catch {
           throw fail(`the response body is not valid JSON${rid}`, { code: 'INVALID_RESPONSE', status, requestId, field: 'body' });
         }
@@ -249,7 +304,7 @@ export class Transport {
         };
       }
 
-      const extra = await this.#errorDetail(res, ctrl.signal);
+      const extra = await this.#errorDetail(res, ctrl.signal, outer);
       const meaning = status === 404 && spec.notFound ? spec.notFound : statusMeaning(status, spec.scim);
       const said = extra.detail ? `. Server says: ${extra.detail}` : '';
       throw fail(`HTTP ${status}, ${meaning}${rid}${said}`, { status, requestId, ...extra });
@@ -259,18 +314,27 @@ export class Transport {
     }
   }
 
-  /** Best effort: the server's explanation from a SCIM error or a JSON/plain-text body. */
-  async #errorDetail(res: Response, signal: AbortSignal): Promise<{ detail?: string; scimType?: string }> {
+  /**
+   * Best effort: the server's explanation from a SCIM error or a JSON/plain-text body, of which at
+   * most 64 KiB are read. The caller's abort while reading still wins: it rejects with its reason.
+   */
+  async #errorDetail(
+    res: Response, signal: AbortSignal, outer: AbortSignal | undefined,
+  ): Promise<{ detail?: string; scimType?: string }> {
     const { redact } = this.#c;
-    const type = mediaType(res.headers);
+    const { type } = mediaType(res.headers, redact);
     if (!isJsonType(type) && type !== 'text/plain') {
       discard(res);
       return {};
     }
     let text: string;
     try {
-      text = (await untilAborted(res.text(), signal)).slice(0, MAX_ERROR_BODY);
-    } catch {
+      const read = await readCapped(res, MAX_ERROR_BODY, signal);
+      // A cut may split a token, which redaction would then miss: drop the cut word. Tokens hold no
+      // whitespace, so the trailing run of non-whitespace holds any part of one.
+      text = read.truncated ? dropTrailingWord(read.text) : read.text;
+    } catch (err) {
+      if (outer?.aborted) throw outer.reason;
       return {};
     }
     if (type === 'text/plain') return text.trim() ? { detail: clean(text, redact) } : {};
@@ -301,23 +365,56 @@ export class Transport {
   }
 }
 
-/**
- * Keeps a network error's cause for debugging unless its text mentions the credential; then a
- * redacted copy replaces it, because `util.inspect(error)` prints causes in full.
- */
-function safeCause(err: unknown, redact: (t: string) => string): unknown {
-  const seen = new Set<unknown>();
-  let leaks = false;
-  for (let e: unknown = err; e && typeof e === 'object' && !seen.has(e); e = (e as { cause?: unknown }).cause) {
-    seen.add(e);
-    const { message, stack } = e as { message?: unknown; stack?: unknown };
-    const text = `${String(message)}\n${String(stack)}`;
-    if (redact(text) !== text) leaks = true;
+/** Reads a property of any value; a throwing getter or proxy gives undefined. */
+function prop(value: unknown, key: string): unknown {
+  if (value === null || (typeof value !== 'object' && typeof value !== 'function')) return undefined;
+  try {
+    return (value as Record<string, unknown>)[key];
+  } catch {
+    return undefined;
   }
-  if (typeof err === 'string' && redact(err) !== err) leaks = true;
-  if (!leaks) return err;
-  const copy = new Error(redact(String((err as { message?: unknown } | null)?.message ?? err)));
-  copy.name = (err as { name?: string } | null)?.name ?? 'Error';
+}
+
+/** Text of a thrown value's message, code or the value itself, without calling its own methods. */
+function describe(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return String(value);
+  if (value === undefined || value === null) return String(value);
+  return typeof value === 'symbol' ? 'a symbol' : 'a value without a message';
+}
+
+/** `text` without its last run of non-whitespace characters. */
+function dropTrailingWord(text: string): string {
+  let end = text.length;
+  while (end > 0 && !/\s/.test(text[end - 1]!)) end--;
+  return text.slice(0, end);
+}
+
+/**
+ * A fresh, minimal copy of a network error for `cause`: name, message and code only, each scrubbed,
+ * and the same for its own cause down to a few levels. The original is never kept: any property of
+ * it (a request, its headers, options, nested errors) could hold the token, and `util.inspect(error)`
+ * prints causes in full.
+ */
+function safeCause(err: unknown, redact: (t: string) => string, depth = 1): Error {
+  const message = prop(err, 'message');
+  const copy = new Error(clean(typeof message === 'string' ? message : describe(err), redact));
+  const name = prop(err, 'name');
+  const safeName = typeof name === 'string' && /^[A-Za-z_$][\w$.]{0,63}$/.test(name) && redact(name) === name ? name : 'Error';
+  // Not enumerable, as on Error.prototype: util.inspect shows it in the header only.
+  if (safeName !== 'Error') Object.defineProperty(copy, 'name', { value: safeName, enumerable: false, writable: true, configurable: true });
   copy.stack = `${copy.name}: ${copy.message}`;
+  const code = prop(err, 'code');
+  if (typeof code === 'string' || (typeof code === 'number' && Number.isFinite(code))) {
+    Object.defineProperty(copy, 'code', {
+      value: typeof code === 'string' ? clean(code, redact, 80) : code, enumerable: true, writable: true, configurable: true,
+    });
+  }
+  const cause = prop(err, 'cause');
+  if (cause !== undefined && depth < MAX_CAUSE_DEPTH) {
+    Object.defineProperty(copy, 'cause', {
+      value: safeCause(cause, redact, depth + 1), enumerable: false, writable: true, configurable: true,
+    });
+  }
   return copy;
 }
