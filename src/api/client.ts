@@ -10,7 +10,7 @@ import type {
   ScimUsersIterationParams, SvcClientOptions,
 } from './types.js';
 import {
-  MAX_FIRST, MAX_RETRIES, checkCursor, checkId, checkInteger, checkMs, checkParams, checkScheme, checkSignal,
+  DEFAULT_MAX_PAGES, MAX_FIRST, MAX_RETRIES, checkCursor, checkId, checkInteger, checkMs, checkParams, checkScheme, checkSignal,
   checkToken, normaliseBaseUrl, parseRecipientsPage, parseScimList,
 } from './validate.js';
 
@@ -24,6 +24,23 @@ const MAX_EMPTY_PAGES = 3;
 
 type Inspect = (value: unknown, options?: unknown) => string;
 
+/**
+ * Replaces the token in any text, whatever its letter case, raw or URL-encoded. The token has at
+ * least 8 characters (checkToken), so this cannot mangle ordinary words of a message.
+ */
+function redactor(token: string): (text: string) => string {
+  const forms = new Set([token, encodeURIComponent(token), new URLSearchParams({ t: token }).toString().slice(2)]);
+  const escaped = [...forms].sort((a, b) => b.length - a.length).map((f) => f.replace(/[\\^$.*+?()[\]{}|/-]/g, '\\$&'));
+  const pattern = new RegExp(escaped.join('|'), 'gi');
+  return (text) => text.replace(pattern, REDACTED);
+}
+
+/** Whether this looks like a browser: a page (`window` and `document`) or a Web, Shared or Service Worker. */
+function inBrowser(): boolean {
+  const g = globalThis as { window?: unknown; document?: unknown; importScripts?: unknown };
+  return (typeof g.window !== 'undefined' && typeof g.document !== 'undefined') || typeof g.importScripts === 'function';
+}
+
 function show(name: string, view: object, options: unknown, inspect: Inspect | undefined): string {
   return `${name} ${typeof inspect === 'function' ? inspect(view, options) : JSON.stringify(view)}`;
 }
@@ -34,19 +51,19 @@ function checkCallback<T>(name: string, value: unknown): T | undefined {
   return value as T;
 }
 
-function paginationError(message: string, path: string): SvcApiError {
-  return new SvcApiError(`Pagination stopped: ${message}`, { code: 'PAGINATION_ERROR', status: 200, method: 'GET', path });
+function paginationError(message: string, path: string, field?: string): SvcApiError {
+  return new SvcApiError(`Pagination stopped: ${message}`, { code: 'PAGINATION_ERROR', status: 200, method: 'GET', path, field });
 }
 
 /** Adds request context to a response-shape error raised by a parser. */
-function withContext<T>(parse: () => T, path: string, res: JsonResult): T {
+function withContext<T>(parse: () => T, path: string, res: JsonResult, redact: (t: string) => string): T {
   try {
     return parse();
   } catch (err) {
     if (!(err instanceof SvcApiError)) throw err;
     const rid = res.requestId ? ` [request id ${res.requestId}]` : '';
     throw new SvcApiError(`GET ${path.split('?')[0]} failed: ${err.message}${rid}`, {
-      code: err.code, status: res.status, method: 'GET', path, requestId: res.requestId, field: err.field,
+      code: err.code, status: res.status, method: 'GET', path: redact(path), requestId: res.requestId, field: err.field,
     });
   }
 }
@@ -69,11 +86,13 @@ type Get = (path: string, signal: AbortSignal | undefined) => Promise<JsonResult
 export class ScimApi {
   readonly #get: Get;
   readonly #view: object;
+  readonly #redact: (text: string) => string;
 
   /** @internal Built by {@link SvcClient}; not meant to be constructed directly. */
-  constructor(get: Get, view: object) {
+  constructor(get: Get, view: object, redact: (text: string) => string) {
     this.#get = get;
     this.#view = view;
+    this.#redact = redact;
   }
 
   /**
@@ -93,9 +112,12 @@ export class ScimApi {
 
   /**
    * Iterates over every user, page after page. `startIndex` is 1-based and advances by the number of
-   * users actually returned; iteration stops at `totalResults` or at an empty page. Breaking out of
-   * `for await` sends no further request.
+   * users actually returned; iteration stops at `totalResults` or at an empty page, and never yields
+   * more users than `totalResults` announces. Breaking out of `for await` sends no further request.
    * @throws TypeError or RangeError synchronously, before any request, for invalid arguments.
+   * @throws SvcApiError (code `PAGINATION_ERROR`, `field: 'startIndex'`) when a page's `startIndex`
+   *   is not the one requested: a server that ignores `startIndex` would repeat the same page. Also
+   *   `PAGINATION_ERROR` when users remain after `maxPages` pages (default 10,000).
    */
   users(params?: ScimUsersIterationParams): AsyncGenerator<ScimUser, void, undefined> {
     const p = checkParams(params, 'users', false);
@@ -103,7 +125,8 @@ export class ScimApi {
     const start = checkInteger('startIndex', p.startIndex, 1, Number.MAX_SAFE_INTEGER, 1)!;
     const signal = checkSignal(p.signal);
     const onPage = checkCallback<(progress: PageProgress) => void>('onPage', p.onPage);
-    return this.#iterate(start, count, signal, onPage);
+    const maxPages = checkInteger('maxPages', p.maxPages, 1, Number.MAX_SAFE_INTEGER, DEFAULT_MAX_PAGES)!;
+    return this.#iterate(start, count, signal, onPage, maxPages);
   }
 
   async #list(startIndex: number | undefined, count: number | undefined, signal?: AbortSignal): Promise<ScimListResponse> {
@@ -113,24 +136,34 @@ export class ScimApi {
     const qs = query.toString();
     const path = `/scim/v2/Users${qs ? `?${qs}` : ''}`;
     const res = await this.#get(path, signal);
-    return withContext(() => parseScimList(res.body, startIndex ?? 1), path, res);
+    return withContext(() => parseScimList(res.body, startIndex ?? 1), path, res, this.#redact);
   }
 
   async *#iterate(
     start: number, count: number | undefined, signal: AbortSignal | undefined,
-    onPage: ((progress: PageProgress) => void) | undefined,
+    onPage: ((progress: PageProgress) => void) | undefined, maxPages: number,
   ): AsyncGenerator<ScimUser, void, undefined> {
     let next = start;
     let received = 0;
     for (let page = 1; ; page++) {
       const list = await this.#list(next, count, signal);
-      const n = list.Resources.length;
+      if (list.startIndex !== next) {
+        throw paginationError(`page ${page} has startIndex ${list.startIndex} but startIndex ${next} was requested ` +
+          '(the server would repeat or skip users)', '/scim/v2/Users', 'startIndex');
+      }
+      // Never more users than the server announces: index `next` onwards, up to `totalResults`.
+      const room = Math.max(0, list.totalResults - (next - 1));
+      const users = list.Resources.length > room ? list.Resources.slice(0, room) : list.Resources;
+      const n = users.length;
       received += n;
       onPage?.({ page, pageItems: n, received, total: list.totalResults });
-      yield* list.Resources;
+      yield* users;
       // Advance by what actually came back: servers may return fewer than `count`.
       next += n;
       if (n === 0 || next > list.totalResults) return;
+      if (page >= maxPages) {
+        throw paginationError(`users remain after maxPages (${maxPages}) pages; pass a larger maxPages to go on`, '/scim/v2/Users');
+      }
     }
   }
 
@@ -154,7 +187,7 @@ export class ScimApi {
  *
  * @example
  * ```ts
- * const client = new SvcClient({ baseUrl: 'https://acme.example.com/api', token: process.env.SVC_API_TOKEN! });
+ * const client = new SvcClient({ baseUrl: 'https://acme.example.com/api', token: process.env.SVC_API_TOKEN });
  * for await (const r of client.recipients({ deploymentId: 1, notificationId: 10, first: 200 })) console.log(r.type);
  * ```
  */
@@ -167,16 +200,16 @@ export class SvcClient {
   readonly #scimScheme: ScimAuthScheme;
   readonly #transport: Transport;
   readonly #view: Record<string, unknown>;
+  readonly #redact: (text: string) => string;
 
   /**
    * Validates every option; nothing is sent.
-   * @throws Error in a browser unless `allowBrowser: true`.
+   * @throws Error in a browser (a page, or a Web, Shared or Service Worker) unless `allowBrowser: true`.
    * @throws TypeError or RangeError for an invalid option, naming the accepted form.
    */
   constructor(options: SvcClientOptions) {
     if (options === null || typeof options !== 'object') throw new TypeError('SvcClient expects an options object');
-    const g = globalThis as { window?: unknown; document?: unknown };
-    if (typeof g.window !== 'undefined' && typeof g.document !== 'undefined' && options.allowBrowser !== true) {
+    if (inBrowser() && options.allowBrowser !== true) {
       throw new Error('SvcClient refuses to run in a browser: an API key in a page is readable by its users, and an ' +
         'unscoped key grants full account access. Call the API from a server, or pass allowBrowser: true for a key ' +
         'that is safe to expose.');
@@ -190,7 +223,7 @@ export class SvcClient {
     if (!fetchImpl) throw new TypeError('no global fetch in this runtime: pass a fetch implementation in options.fetch');
     const timeoutMs = checkMs('timeoutMs', options.timeoutMs, 1, 30_000);
     const maxRetries = checkInteger('maxRetries', options.maxRetries, 0, MAX_RETRIES, 2)!;
-    const encoded = encodeURIComponent(token);
+    const redact = redactor(token);
     this.#transport = new Transport({
       baseUrl: this.baseUrl,
       fetch: fetchImpl,
@@ -199,7 +232,7 @@ export class SvcClient {
       retryBaseDelayMs: checkMs('retryBaseDelayMs', options.retryBaseDelayMs, 0, 500),
       retryMaxDelayMs: checkMs('retryMaxDelayMs', options.retryMaxDelayMs, 0, 30_000),
       onRetry: checkCallback('onRetry', options.onRetry),
-      redact: (text) => text.split(token).join(REDACTED).split(encoded).join(REDACTED),
+      redact,
     });
     this.#view = { baseUrl: this.baseUrl, token: REDACTED, scimAuthScheme: this.#scimScheme, timeoutMs, maxRetries };
     this.scim = new ScimApi(
@@ -208,7 +241,9 @@ export class SvcClient {
         accept: 'application/scim+json, application/json',
       }),
       { baseUrl: this.baseUrl, scimAuthScheme: this.#scimScheme },
+      redact,
     );
+    this.#redact = redact;
   }
 
   /**
@@ -228,12 +263,15 @@ export class SvcClient {
    * `hasNextPage` is false. Breaking out of `for await` sends no further request.
    * @throws TypeError or RangeError synchronously, before any request, for invalid arguments.
    * @throws SvcApiError (code `PAGINATION_ERROR`) when the server claims a next page without a
-   *   cursor, repeats a cursor, or keeps sending empty pages.
+   *   cursor, repeats a cursor, keeps sending empty pages, or still claims a next page after
+   *   `maxPages` pages (default 10,000).
    */
   recipients(params: RecipientsIterationParams): AsyncGenerator<NotificationRecipient, void, undefined> {
     const p = this.#checkRecipients(params, 'recipients');
-    const onPage = checkCallback<(progress: PageProgress) => void>('onPage', (params as { onPage?: unknown }).onPage);
-    return this.#iterate(p, onPage);
+    const extra = params as { onPage?: unknown; maxPages?: unknown };
+    const onPage = checkCallback<(progress: PageProgress) => void>('onPage', extra.onPage);
+    const maxPages = checkInteger('maxPages', extra.maxPages, 1, Number.MAX_SAFE_INTEGER, DEFAULT_MAX_PAGES)!;
+    return this.#iterate(p, onPage, maxPages);
   }
 
   /** Redacted summary for logs: the token shows as `[REDACTED]`. */
@@ -270,12 +308,13 @@ export class SvcClient {
       path, signal, scim: false, authorization: `Bearer ${this.#token}`, accept: 'application/json',
       notFound: `notification ${notificationId} is not in deployment ${deploymentId} (or the base URL is wrong)`,
     });
-    return withContext(() => parseRecipientsPage(res.body), path, res);
+    return withContext(() => parseRecipientsPage(res.body), path, res, this.#redact);
   }
 
   async *#iterate(
     p: CheckedRecipients,
     onPage: ((progress: PageProgress) => void) | undefined,
+    maxPages: number,
   ): AsyncGenerator<NotificationRecipient, void, undefined> {
     const seen = new Set<string>();
     if (p.after !== undefined) seen.add(p.after);
@@ -295,6 +334,9 @@ export class SvcClient {
         throw paginationError(`page ${page} has hasNextPage true but no endCursor`, where);
       }
       if (seen.has(next)) throw paginationError(`page ${page} repeats an earlier cursor (the server would loop)`, where);
+      if (page >= maxPages) {
+        throw paginationError(`still a next page after maxPages (${maxPages}) pages; pass a larger maxPages to go on`, where);
+      }
       emptyRun = res.items.length === 0 ? emptyRun + 1 : 0;
       if (emptyRun >= MAX_EMPTY_PAGES) {
         throw paginationError(`${MAX_EMPTY_PAGES} empty pages in a row still claim a next page`, where);

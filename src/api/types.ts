@@ -96,6 +96,11 @@ export interface PageProgress {
 export interface RecipientsIterationParams extends ListRecipientsParams {
   /** Called after each page arrives, before its items are yielded. */
   onPage?: (progress: PageProgress) => void;
+  /**
+   * Most pages requested; a server still claiming a next page after them raises `PAGINATION_ERROR`,
+   * so iteration always ends. A positive integer. Default 10000.
+   */
+  maxPages?: number;
 }
 
 /** The SCIM authorization schemes the service accepts (spec 5.2). */
@@ -154,6 +159,11 @@ export interface ScimUsersIterationParams extends CallOptions {
   startIndex?: number;
   /** Called after each page arrives, before its users are yielded. */
   onPage?: (progress: PageProgress) => void;
+  /**
+   * Most pages requested; users still remaining after them raise `PAGINATION_ERROR`, so iteration
+   * always ends (even if `totalResults` keeps growing). A positive integer. Default 10000.
+   */
+  maxPages?: number;
 }
 
 /** Reported before each retry wait. */
@@ -175,8 +185,12 @@ export interface SvcClientOptions {
    * loopback hosts (`localhost`, `127.0.0.0/8`, `[::1]`). No user-info, query or fragment.
    */
   baseUrl: string | URL;
-  /** API key, OAuth access token or SCIM token. Visible ASCII only, never logged or serialised. */
-  token: string;
+  /**
+   * API key, OAuth access token or SCIM token: at least 8 visible ASCII characters, never logged or
+   * serialised. `undefined` is accepted by the type, so that `process.env.SVC_API_TOKEN` can be
+   * passed as is, and refused at run time with a TypeError saying the token is missing.
+   */
+  token: string | undefined;
   /** Authorization scheme on `/scim/v2` requests (spec 5.2). Default `'Bearer'`. */
   scimAuthScheme?: ScimAuthScheme;
   /** A `fetch` implementation. Default: the global `fetch`. */

@@ -9,6 +9,10 @@ import type {
 
 /** Largest page size of `getRecipients` (spec 8). */
 export const MAX_FIRST = 200;
+/** Default `maxPages` of both iterators: they always end, even against a server that never does. */
+export const DEFAULT_MAX_PAGES = 10_000;
+/** Shortest accepted token: redaction by matching the token must not hit ordinary words. */
+export const MIN_TOKEN_LENGTH = 8;
 /** Largest accepted `maxRetries`: more would only hide an outage. */
 export const MAX_RETRIES = 10;
 /** `setTimeout` overflows above this and fires at once. */
@@ -30,9 +34,18 @@ export function normaliseBaseUrl(input: unknown): string {
   const form = 'an absolute https: URL such as "https://acme.example.com/api" (http: only on localhost, ' +
     '127.0.0.0/8 or [::1]), with no user-info, query or fragment';
   if (typeof input !== 'string' && !(input instanceof URL)) throw new TypeError(`baseUrl must be ${form}`);
+  const raw = String(input);
+  // The URL parser drops an empty user-info ("https://@host"), so the authority is checked as written,
+  // after the clean-up the parser itself does (tabs and line breaks removed, the ends trimmed).
+  // eslint-disable-next-line no-control-regex
+  const written = raw.replace(/[\t\n\r]/g, '').replace(/^[\u0000-\u0020]+|[\u0000-\u0020]+$/g, '');
+  const authority = /^[A-Za-z][A-Za-z0-9+.-]*:[\\/]*([^\\/?#]*)/.exec(written)?.[1] ?? '';
+  if (authority.includes('@')) {
+    throw new TypeError(`baseUrl must not contain user-info (credentials go in the token option); it must be ${form}`);
+  }
   let url: URL;
   try {
-    url = new URL(String(input));
+    url = new URL(raw);
   } catch {
     throw new TypeError(`baseUrl is not a valid URL; it must be ${form}`);
   }
@@ -51,14 +64,20 @@ export function normaliseBaseUrl(input: unknown): string {
   return url.origin + url.pathname.replace(/\/+$/, '');
 }
 
-/** Checks a token: visible ASCII only, so no CR/LF header injection and no runtime error echoing it. */
+/**
+ * Checks a token: visible ASCII only, so no CR/LF header injection and no runtime error echoing it;
+ * at least 8 characters, so that redacting it from messages cannot hit ordinary words.
+ */
 export function checkToken(token: unknown): string {
-  const form = 'a non-empty string of visible ASCII characters (no spaces, line breaks or control characters)';
-  if (typeof token !== 'string') throw new TypeError(`token must be ${form}`);
+  const form = `a string of at least ${MIN_TOKEN_LENGTH} visible ASCII characters (no spaces, line breaks or control characters)`;
+  if (typeof token !== 'string') {
+    throw new TypeError(token === undefined ? `token is missing (undefined; is its environment variable set?); it must be ${form}` : `token must be ${form}`);
+  }
   if (token.length === 0) throw new TypeError(`token is empty; it must be ${form}`);
   if (!/^[\x21-\x7e]+$/.test(token)) {
     throw new TypeError(`token contains whitespace, control or non-ASCII characters; it must be ${form}`);
   }
+  if (token.length < MIN_TOKEN_LENGTH) throw new TypeError(`token is too short (${token.length} characters); it must be ${form}`);
   return token;
 }
 
