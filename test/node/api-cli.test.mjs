@@ -109,6 +109,8 @@ describe('svc-embed help and usage', () => {
         [['recipients', '--deployment', '1', '--notification', '1'], { SVC_API_TOKEN: 'cli-usage-token' }, /no base URL/],
         [['recipients', '--deployment', '1', '--notification', '1', '--base-url', 'http://example.com/api'], env, /http: on a non-loopback host/],
         [['recipients', '--deployment', '1', '--notification', '1'], { ...env, SVC_API_TOKEN: 'secret value\r\nX-Evil: 1' }, /SVC_API_TOKEN contains whitespace/],
+        [['recipients', '--deployment', '1', '--notification', '1'], { ...env, SVC_API_TOKEN: 'short' }, /SVC_API_TOKEN is too short \(5 characters\)/],
+        [['recipients', '--deployment', '1', '--notification', '1', '--base-url', `http://@${new URL(env.SVC_BASE_URL).host}/api`], env, /baseUrl must not contain user-info/],
         [['scim-users', '--auth-scheme', 'Basic'], env, /--auth-scheme must be Bearer or Api-Key/],
         [['scim-users', '--count', '0'], env, /--count must be a positive integer/],
         [['scim-users', '--deployment', '1'], env, /Unknown option '--deployment'/],

@@ -65,6 +65,7 @@ describe('constructor validation', () => {
       ['http://127.9.8.7/api', 'http://127.9.8.7/api'],
       ['http://[::1]:3000/api', 'http://[::1]:3000/api'],
       [new URL('https://acme.example.com/x/'), 'https://acme.example.com/x'],
+      ['https://acme.example.com/users/@me/', 'https://acme.example.com/users/@me'],
     ];
     for (const [input, expected] of cases) {
       const fetch = fakeFetch(() => page([], null));
@@ -80,6 +81,9 @@ describe('constructor validation', () => {
       'http://acme.example.com/api', 'http://localhost.evil.example/api', 'http://127.0.0.1.nip.io/api',
       'http://10.0.0.1/api', 'ftp://acme.example.com/api', 'file:///etc/passwd', 'acme.example.com/api', '',
       'https://admin:hunter2@acme.example.com/api', 'https://hunter2@acme.example.com/api', 'https://:hunter2@acme.example.com/api',
+      // An empty user-info is dropped by the URL parser, so only the written form shows it.
+      'https://@acme.example.com/api', 'https://:@acme.example.com/api', 'https:@acme.example.com/api', ' https://@acme.example.com',
+      'http://@localhost:8080/api', 'https:\\\\@acme.example.com/api',
       'https://acme.example.com/api?tenant=1',
       'https://acme.example.com/api#frag', 'https://acme.example.com/api?', 'https://acme.example.com/api#',
       'javascript:alert(1)', 42, null, undefined, {},
@@ -95,18 +99,33 @@ describe('constructor validation', () => {
   });
 
   test('tokens with whitespace, control characters or non-ASCII are refused without echoing them', () => {
-    const bad = ['', ' ', 'abc def', 'abc\r\nX-Injected: 1', 'abc\n', '\tabc', 'abc\u0000', 'abc\u007f', 'tökén',
-      'abc\u2028', 123, null, undefined, ['abc']];
+    const bad = ['', ' ', 'abcdefgh ijk', 'abcdefgh\r\nX-Injected: 1', 'abcdefgh\n', '\tabcdefgh', 'abcdefgh\u0000',
+      'abcdefgh\u007f', 'tökén-tökén', 'abcdefgh\u2028', 123, null, ['abcdefgh']];
     for (const token of bad) {
-      const fetch = fakeFetch();
-      assert.throws(() => new SvcClient({ baseUrl: BASE, token, fetch }), (err) => {
+      assert.throws(() => new SvcClient({ baseUrl: BASE, token, fetch: fakeFetch() }), (err) => {
         assert.ok(err instanceof TypeError, `${JSON.stringify(token)}: ${err}`);
-        assert.match(err.message, /token/);
+        assert.match(err.message, /^token/);
         if (typeof token === 'string' && token.trim()) assert.ok(!err.message.includes(token.trim()));
         return true;
       });
-      assert.equal(fetch.calls.length, 0);
     }
+    // The type accepts undefined (process.env.X); the run time says what is wrong.
+    assert.throws(() => new SvcClient({ baseUrl: BASE, token: undefined, fetch: fakeFetch() }), { name: 'TypeError', message: /^token is missing/ });
+  });
+
+  test('tokens shorter than 8 characters are refused, so redaction cannot hit ordinary words', async () => {
+    for (const token of ['a', 'GET', 'failed', 'seven77']) {
+      assert.throws(() => new SvcClient({ baseUrl: BASE, token, fetch: fakeFetch() }), (err) => {
+        assert.ok(err instanceof TypeError, `${token}: ${err}`);
+        assert.match(err.message, /^token is too short \(\d characters\); it must be a string of at least 8 visible ASCII/);
+        assert.ok(!err.message.includes(token) || token === 'a', err.message);
+        return true;
+      });
+    }
+    const fetch = fakeFetch(() => json({ message: 'eight888 GET failed' }, { status: 400 }));
+    const err = await new SvcClient({ baseUrl: BASE, token: 'eight888', fetch }).listRecipients(ids).catch((e) => e);
+    assert.equal(err.detail, '[REDACTED] GET failed');
+    assert.match(err.message, /^GET \/v1\/deployments\/1\/notifications\/10\/recipients failed: HTTP 400/);
   });
 
   test('the Authorization header is exactly "Bearer <token>" with redirect: error', async () => {
@@ -151,6 +170,19 @@ describe('constructor validation', () => {
       delete g.window;
       delete g.document;
     }
+  });
+
+  test('in a Web, Shared or Service Worker (importScripts, no window) the constructor refuses too', () => {
+    const g = globalThis;
+    assert.equal(g.importScripts, undefined);
+    g.importScripts = () => {};
+    try {
+      assert.throws(() => new SvcClient({ baseUrl: BASE, token: TOKEN, fetch: fakeFetch() }), /refuses to run in a browser/);
+      assert.ok(new SvcClient({ baseUrl: BASE, token: TOKEN, fetch: fakeFetch(), allowBrowser: true }));
+    } finally {
+      delete g.importScripts;
+    }
+    assert.ok(new SvcClient({ baseUrl: BASE, token: TOKEN, fetch: fakeFetch() }), 'Node itself is not a browser');
   });
 });
 
@@ -308,8 +340,12 @@ describe('responses', () => {
   test('a wrong content type raises a clear error naming it', async () => {
     for (const type of ['text/html; charset=utf-8', 'text/plain', null, 'application/jsonp']) {
       const headers = type ? { 'content-type': type } : {};
-      const fetch = fakeFetch(() => new Response(type ? '<html>login</html>' : null, { headers }));
-      if (!type) fetch.calls.length = 0;
+      const fetch = fakeFetch(() => {
+        const res = new Response(type ? '<html>login</html>' : null, { headers });
+        // A string body would make Response add text/plain itself: the "none" case must really have none.
+        assert.equal(res.headers.get('content-type'), type);
+        return res;
+      });
       await assert.rejects(client(fetch).listRecipients(ids), (err) => {
         assert.equal(err.code, 'INVALID_RESPONSE');
         assert.equal(err.field, 'content-type');
@@ -696,5 +732,263 @@ describe('SCIM', () => {
       const fetch = fakeFetch(json(body));
       await assert.rejects(client(fetch).scim.listUsers(), (err) => err.code === 'INVALID_RESPONSE' && err.field === field);
     }
+  });
+});
+
+describe('token redaction: causes, letter case, every server string', () => {
+  /** The token in any letter case, raw or URL-encoded. */
+  function assertNoToken(surface, what = 'surface') {
+    const lower = surface.toLowerCase();
+    assert.ok(!lower.includes(TOKEN.toLowerCase()), `token leaked in ${what}`);
+    assert.ok(!lower.includes(encodeURIComponent(TOKEN).toLowerCase()), `encoded token leaked in ${what}`);
+  }
+
+  test('a network error cause is a fresh, scrubbed copy: no request, headers, options or nested errors survive', async () => {
+    const rejections = [
+      ['plain object with the request', (_url, init) => Promise.reject({ message: 'boom', request: { headers: init.headers } })],
+      ['Error with the init attached', (_url, init) => Promise.reject(Object.assign(new TypeError('fetch failed'), { init, options: init }))],
+      ['Error whose cause is a plain object with headers', (_url, init) => Promise.reject(new TypeError('fetch failed', { cause: { code: 'ECONNRESET', headers: init.headers } }))],
+      ['AggregateError with the token in a member', () => Promise.reject(new AggregateError([new Error(`Bearer ${TOKEN}`)], 'fetch failed'))],
+      ['Error carrying a Request', (url, init) => Promise.reject(Object.assign(new TypeError('fetch failed'), { request: new Request(url, init) }))],
+      ['string rejection', () => Promise.reject(`Bearer ${TOKEN.toUpperCase()}`)],
+      ['nested causes', () => Promise.reject(new TypeError('fetch failed', { cause: new Error('x', { cause: new Error(`Bearer ${TOKEN}`, { cause: { headers: { authorization: `Bearer ${TOKEN}` } } }) }) }))],
+      ['throwing getters', () => Promise.reject(new Proxy({}, { get() { throw new Error(`Bearer ${TOKEN}`); } }))],
+    ];
+    for (const [what, reject] of rejections) {
+      const fetch = fakeFetch(reject);
+      const err = await client(fetch, { maxRetries: 0 }).listRecipients(ids).then(() => assert.fail(what), (e) => e);
+      assert.equal(err.code, 'NETWORK_ERROR', what);
+      assertNoToken(leakSurface(err), what);
+      // The cause is a plain Error built by the client, with only name, message and code of its own.
+      assert.ok(err.cause instanceof Error, what);
+      assert.deepEqual(Object.keys(err.cause).filter((k) => k !== 'code'), [], what);
+      assert.equal(Object.getPrototypeOf(err.cause), Error.prototype, what);
+    }
+    const kept = fakeFetch(() => Promise.reject(new TypeError('fetch failed', { cause: Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET', socket: { secret: TOKEN } }) })));
+    const err = await client(kept, { maxRetries: 0 }).listRecipients(ids).catch((e) => e);
+    assert.equal(err.cause.name, 'TypeError');
+    assert.equal(err.cause.message, 'fetch failed');
+    assert.equal(err.cause.cause.message, 'read ECONNRESET');
+    assert.equal(err.cause.cause.code, 'ECONNRESET');
+    assert.equal(err.cause.cause.socket, undefined);
+    assert.match(err.message, /network error \(ECONNRESET\)/);
+  });
+
+  test('the token is redacted whatever its letter case, in every server string', async () => {
+    const variants = [TOKEN.toUpperCase(), TOKEN.toLowerCase(), encodeURIComponent(TOKEN).toLowerCase()];
+    for (const echoed of variants) {
+      const errors = [];
+      const rest = fakeFetch(() => json({ message: `bad ${echoed}` }, { status: 401, headers: { 'x-request-id': echoed } }));
+      errors.push(await client(rest).listRecipients(ids).catch((e) => e));
+      const plain = fakeFetch(() => new Response(`no ${echoed} here`, { status: 400, headers: { 'content-type': 'text/plain' } }));
+      errors.push(await client(plain).listRecipients(ids).catch((e) => e));
+      const scim = fakeFetch(() => new Response(JSON.stringify({ schemas: [SCIM_ERROR], detail: echoed, scimType: echoed }), { status: 400, headers: { 'content-type': 'application/scim+json' } }));
+      errors.push(await client(scim).scim.listUsers().catch((e) => e));
+      const network = fakeFetch(() => Promise.reject(new TypeError('fetch failed', { cause: { code: echoed } })));
+      errors.push(await client(network, { maxRetries: 0 }).listRecipients(ids).catch((e) => e));
+      for (const e of errors) assert.ok(e instanceof SvcApiError, String(e));
+      assert.match(errors[0].detail, /^bad \[REDACTED\]$/);
+      assertNoToken(leakSurface(...errors), echoed);
+    }
+  });
+
+  test('the content type is redacted before it is lowercased, and shown as sent', async () => {
+    const mixed = `Text/X-${TOKEN}; charset=${TOKEN}`;
+    const fetch = fakeFetch(() => new Response('x', { headers: { 'content-type': mixed } }));
+    const err = await client(fetch).listRecipients(ids).catch((e) => e);
+    assert.equal(err.field, 'content-type');
+    assert.match(err.message, /got content type "Text\/X-\[REDACTED\]"/);
+    assertNoToken(leakSurface(err));
+  });
+
+  test('a cursor echoing the token is redacted from the failing request path', async () => {
+    const fetch = fakeFetch(page([user(1)], info(true, TOKEN.toUpperCase())), json({ message: 'gone' }, { status: 404 }));
+    const err = await (async () => { for await (const _ of client(fetch).recipients(ids)); })().catch((e) => e);
+    assert.equal(err.status, 404);
+    assert.equal(fetch.calls[1].url.searchParams.get('after'), TOKEN.toUpperCase(), 'the cursor itself is sent as given');
+    assert.match(err.path, /after=\[REDACTED\]/);
+    assertNoToken(leakSurface(err));
+    const bad = fakeFetch(page([user(1)], info(true, TOKEN)), page([{ type: 'USER', userId: 'x' }], null));
+    const e2 = await (async () => { for await (const _ of client(bad).recipients(ids)); })().catch((e) => e);
+    assert.equal(e2.code, 'INVALID_RESPONSE');
+    assertNoToken(leakSurface(e2));
+  });
+
+  test('bidi and other invisible controls from the server never reach a message', async () => {
+    const bidi = 'a\u202Eb\u2066c\u2067d\u2068e\u2069f\u202Ag\u202Bh\u202Ci\u202Dj\u200Ek\u200Fl\u061Cm\u2028n';
+    const unsafe = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
+    const errors = [];
+    errors.push(await client(fakeFetch(() => json({ message: bidi }, { status: 400 }))).listRecipients(ids).catch((e) => e));
+    errors.push(await client(fakeFetch(() => new Response(bidi, { status: 400, headers: { 'content-type': 'text/plain' } }))).listRecipients(ids).catch((e) => e));
+    errors.push(await client(fakeFetch(() => new Response(JSON.stringify({ schemas: [SCIM_ERROR], detail: bidi, scimType: bidi }), { status: 400, headers: { 'content-type': 'application/scim+json' } }))).scim.listUsers().catch((e) => e));
+    errors.push(await client(fakeFetch(() => new Response('{}', { headers: { 'content-type': `text/${bidi}` } }))).listRecipients(ids).catch((e) => e));
+    errors.push(await client(fakeFetch(() => Promise.reject(new TypeError(bidi, { cause: { code: bidi } }))), { maxRetries: 0 }).listRecipients(ids).catch((e) => e));
+    for (const e of errors) {
+      assert.ok(e instanceof SvcApiError, String(e));
+      for (const text of [e.message, e.detail ?? '', e.scimType ?? '', e.cause?.message ?? '', e.cause?.code ?? '']) {
+        assert.doesNotMatch(text, unsafe, JSON.stringify(text));
+      }
+    }
+    assert.equal(errors[0].detail, 'a b c d e f g h i j k l m n');
+  });
+});
+
+describe('response bodies are read as capped streams', () => {
+  /** A body of `total` bytes in `chunk`-sized pieces of `fill`, counting what was pulled. */
+  function counted(total, chunk, fill, tail = '') {
+    const stats = { pulled: 0, cancelled: false };
+    const piece = new TextEncoder().encode(fill.repeat(Math.ceil(chunk / fill.length)).slice(0, chunk));
+    const body = new ReadableStream({
+      pull(ctl) {
+        if (stats.pulled >= total) {
+          if (tail) ctl.enqueue(new TextEncoder().encode(tail));
+          ctl.close();
+          return;
+        }
+        stats.pulled += piece.byteLength;
+        ctl.enqueue(piece);
+      },
+      cancel() { stats.cancelled = true; },
+    }, { highWaterMark: 0 });
+    return { body, stats };
+  }
+
+  test('an error body is read to 64 KiB at most, then cancelled; its start is still the detail', async () => {
+    const { body, stats } = counted(8 * 1024 * 1024, 16 * 1024, 'quota exceeded ');
+    const fetch = fakeFetch(() => new Response(body, { status: 400, headers: { 'content-type': 'text/plain' } }));
+    const err = await client(fetch).listRecipients(ids).catch((e) => e);
+    assert.equal(err.status, 400);
+    assert.match(err.detail, /^quota exceeded quota exceeded/);
+    assert.ok(stats.pulled <= 64 * 1024 + 2 * 16 * 1024, `pulled ${stats.pulled} bytes`);
+    assert.equal(stats.cancelled, true, 'the rest of the body was cancelled');
+  });
+
+  test('a success body over 16 MiB raises INVALID_RESPONSE naming the cap, and is cancelled', async () => {
+    // Valid JSON (leading whitespace), so only the size is wrong.
+    const { body, stats } = counted(17 * 1024 * 1024, 1024 * 1024, ' ', '{"items":[],"pageInfo":null}');
+    const fetch = fakeFetch(() => new Response(body, { headers: { 'content-type': 'application/json' } }));
+    const err = await client(fetch).listRecipients(ids).then(() => assert.fail('a 17 MiB body was accepted'), (e) => e);
+    assert.equal(err.code, 'INVALID_RESPONSE');
+    assert.equal(err.field, 'body');
+    assert.match(err.message, /exceeds the 16 MiB cap/);
+    assert.ok(stats.pulled <= 18 * 1024 * 1024, `pulled ${stats.pulled} bytes`);
+    assert.equal(stats.cancelled, true);
+    assert.equal(fetch.calls.length, 1, 'not retried');
+    // Just under the cap is fine.
+    const ok = counted(2 * 1024 * 1024, 1024 * 1024, ' ', '{"items":[],"pageInfo":null}');
+    const res = await client(fakeFetch(() => new Response(ok.body, { headers: { 'content-type': 'application/json' } }))).listRecipients(ids);
+    assert.deepEqual(res.items, []);
+  });
+
+  test('an abort while an error body is being read rejects with the abort reason', async () => {
+    let cancelled = false;
+    const fetch = fakeFetch(() => new Response(new ReadableStream({
+      start(ctl) { ctl.enqueue(new TextEncoder().encode('{"message":"slow')); },
+      cancel() { cancelled = true; },
+    }), { status: 400, headers: { 'content-type': 'application/json' } }));
+    const ctrl = new AbortController();
+    const reason = new Error('user cancelled');
+    const pending = client(fetch).listRecipients({ ...ids, signal: ctrl.signal });
+    setTimeout(() => ctrl.abort(reason), 20);
+    await assert.rejects(pending, (e) => e === reason);
+    assert.equal(fetch.calls.length, 1);
+    assert.equal(cancelled, true, 'the body stream was cancelled');
+  });
+
+  test('a timeout while an error body is being read still raises the HTTP error', async () => {
+    const fetch = fakeFetch(() => new Response(new ReadableStream({ start(ctl) { ctl.enqueue(new TextEncoder().encode('{')); } }), { status: 403, headers: { 'content-type': 'application/json' } }));
+    const err = await client(fetch, { timeoutMs: 30 }).listRecipients(ids).catch((e) => e);
+    assert.equal(err.status, 403);
+    assert.equal(err.detail, undefined);
+  });
+});
+
+describe('pagination always ends', () => {
+  test('recipients() stops at maxPages with PAGINATION_ERROR (a server with fresh cursors forever)', async () => {
+    let n = 0;
+    const fetch = fakeFetch(() => {
+      if (++n > 50) throw new Error('runaway iteration');
+      return page([user(n)], info(true, `fresh-${n}`));
+    });
+    const got = [];
+    await assert.rejects(async () => {
+      for await (const r of client(fetch).recipients({ ...ids, maxPages: 3 })) got.push(r.userId);
+    }, (err) => err instanceof SvcApiError && err.code === 'PAGINATION_ERROR' && /maxPages \(3\)/.test(err.message));
+    assert.deepEqual(got, [1, 2, 3]);
+    assert.equal(fetch.calls.length, 3);
+    // A listing that ends exactly at maxPages is complete, not an error.
+    const exact = fakeFetch(page([user(1)], info(true, 'a')), page([user(2)], info(false, null)));
+    const all = [];
+    for await (const r of client(exact).recipients({ ...ids, maxPages: 2 })) all.push(r.userId);
+    assert.deepEqual(all, [1, 2]);
+    for (const [maxPages, type] of [[0, RangeError], [1.5, RangeError], ['3', TypeError]]) {
+      assert.throws(() => client(fakeFetch()).recipients({ ...ids, maxPages }), type);
+    }
+  });
+
+  test('recipients() stops after 10,000 pages by default', async () => {
+    let n = 0;
+    const body = (i) => JSON.stringify({ items: [], pageInfo: info(true, `c${i}`) });
+    const fetch = async () => {
+      if (++n > 10_001) throw new Error('runaway iteration');
+      // Non-empty every third page, so the empty-page guard does not end it first.
+      return new Response(n % 3 ? body(n) : JSON.stringify({ items: [user(n)], pageInfo: info(true, `c${n}`) }), { headers: { 'content-type': 'application/json' } });
+    };
+    const err = await (async () => { for await (const _ of client(fetch).recipients(ids)); })().catch((e) => e);
+    assert.equal(err.code, 'PAGINATION_ERROR');
+    assert.match(err.message, /maxPages \(10000\)/);
+    assert.equal(n, 10_000);
+  });
+
+  const scimUser = (i) => ({ id: `id-${i}`, userName: `user${i}` });
+  const scimPage = (users, totalResults, extra = {}) => json({ schemas: [SCIM_LIST], totalResults, Resources: users, ...extra });
+
+  test('scim.users(): a page whose startIndex is not the one requested raises PAGINATION_ERROR naming startIndex', async () => {
+    // A server that ignores startIndex and always answers with the first page.
+    const fetch = fakeFetch(() => scimPage([scimUser(1), scimUser(2)], 5, { startIndex: 1 }));
+    const got = [];
+    await assert.rejects(async () => {
+      for await (const u of client(fetch).scim.users({ count: 2 })) got.push(u.id);
+    }, (err) => {
+      assert.ok(err instanceof SvcApiError);
+      assert.equal(err.code, 'PAGINATION_ERROR');
+      assert.equal(err.field, 'startIndex');
+      assert.match(err.message, /startIndex 1 but startIndex 3 was requested/);
+      return true;
+    });
+    assert.deepEqual(got, ['id-1', 'id-2'], 'no user twice');
+    assert.equal(fetch.calls.length, 2);
+  });
+
+  test('scim.users(): never yields more users than totalResults', async () => {
+    // startIndex omitted by the server, pages larger than what is left.
+    const fetch = fakeFetch((url) => {
+      const start = Number(url.searchParams.get('startIndex'));
+      return scimPage([start, start + 1, start + 2].map(scimUser), 4);
+    });
+    const got = [];
+    for await (const u of client(fetch).scim.users({ count: 3 })) got.push(u.id);
+    assert.deepEqual(got, ['id-1', 'id-2', 'id-3', 'id-4']);
+    assert.equal(fetch.calls.length, 2);
+    const late = fakeFetch(scimPage([scimUser(3), scimUser(4), scimUser(5)], 4, { startIndex: 3 }));
+
+    const tail = [];
+    for await (const u of client(late).scim.users({ startIndex: 3 })) tail.push(u.id);
+    assert.deepEqual(tail, ['id-3', 'id-4']);
+  });
+
+  test('scim.users(): stops at maxPages even when totalResults keeps growing', async () => {
+    const fetch = fakeFetch((url) => {
+      const start = Number(url.searchParams.get('startIndex'));
+      if (start > 50) throw new Error('runaway iteration');
+      return scimPage([scimUser(start)], start + 1, { startIndex: start });
+    });
+    const got = [];
+    await assert.rejects(async () => {
+      for await (const u of client(fetch).scim.users({ count: 1, maxPages: 4 })) got.push(u.id);
+    }, (err) => err instanceof SvcApiError && err.code === 'PAGINATION_ERROR' && /maxPages \(4\)/.test(err.message));
+    assert.deepEqual(got, ['id-1', 'id-2', 'id-3', 'id-4']);
+    assert.equal(fetch.calls.length, 4);
+    assert.throws(() => client(fakeFetch()).scim.users({ maxPages: 0 }), RangeError);
   });
 });
