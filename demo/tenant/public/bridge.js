@@ -8,13 +8,15 @@ import { SOURCE, buildEvent, isPlainObject, validateAction } from '/dist/protoco
  * elsewhere), else undefined.
  */
 function parentOrigin() {
+  let origin;
   try {
-    if (location.ancestorOrigins?.length) return location.ancestorOrigins[0];
-    if (document.referrer) return new URL(document.referrer).origin;
+    if (location.ancestorOrigins?.length) origin = location.ancestorOrigins[0];
+    else if (document.referrer) origin = new URL(document.referrer).origin;
   } catch {
     // An unparsable referrer says nothing.
   }
-  return undefined;
+  // A no-referrer policy on the iframe masks the ancestor as "null": that is "unknown", not an origin.
+  return origin && origin !== 'null' ? origin : undefined;
 }
 
 /**
