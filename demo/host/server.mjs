@@ -1,7 +1,6 @@
 // The demo host: a customer's web page that embeds the simulated tenant with <svc-embed>. It serves
 // the demo pages, the built CDN bundle and the compiled protocol module, and nothing else of the repo.
-import { createServer } from 'node:http';
-import { closeServer, devServer, listen } from '../tenant/server.mjs';
+import { serve } from '../serve.mjs';
 
 const PAGES = { '/': '/demo/host/index.html', '/index.html': '/demo/host/index.html', '/compare': '/demo/host/compare.html', '/compare.html': '/demo/host/compare.html' };
 
@@ -26,19 +25,5 @@ export async function startHost({ port = 0, host = 'localhost', tenantOrigin = `
     ctx.set('cache-control', 'no-cache');
     await next();
   };
-  const dev = await devServer([pages], ['/demo/host/', '/cdn/', '/dist/']);
-  const server = createServer(dev.koaApp.callback());
-  let origin;
-  try {
-    origin = await listen(server, port, host);
-  } catch (error) {
-    await dev.stop();
-    throw error;
-  }
-  return {
-    origin,
-    async close() {
-      await Promise.all([closeServer(server), dev.stop()]);
-    },
-  };
+  return serve({ middleware: [pages], allowedPrefixes: ['/demo/host/', '/cdn/', '/dist/'], port, host });
 }
