@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startTenant } from '../../demo/tenant/server.mjs';
 import { SCIM_USERS, recipientsOf } from '../../demo/tenant/seed.js';
+import { expectedRecipient } from '../support/recipients.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const cli = join(root, 'dist/cli.js');
@@ -55,17 +56,6 @@ function parseCsv(text) {
   return rows;
 }
 
-/** What `--format json` prints for a seeded tenant item: the kind's own fields. */
-function expectedRecord(item) {
-  switch (item.type) {
-    case 'USER': return { type: 'USER', userId: item.userId, email: item.email, username: item.username };
-    case 'EMBED_USER': return {
-      type: 'EMBED_USER', embedUserId: item.embedUserId, embedTenantName: item.embedTenantName, externalId: item.externalId,
-      email: item.email, username: item.username,
-    };
-    default: return { type: 'SLACK', channelId: item.channelId, channelName: item.channelName, username: item.username };
-  }
-}
 
 describe('svc-embed help and usage', () => {
   test('--help prints the commands and the exit codes on stdout, exit 0', async () => {
@@ -149,7 +139,7 @@ describe('svc-embed against the simulated tenant', () => {
     assert.equal(r.code, 0, r.stderr);
     const items = JSON.parse(r.stdout);
     assert.ok(Array.isArray(items));
-    assert.deepEqual(items, seeded().map(expectedRecord));
+    assert.deepEqual(items, seeded().map(expectedRecipient));
     assert.match(r.stderr, /page 2, 200 recipients so far/);
     assert.match(r.stderr, /page 3, 250 recipients so far/);
     assert.match(r.stderr, /250 recipients\n$/);
@@ -164,7 +154,7 @@ describe('svc-embed against the simulated tenant', () => {
     assert.deepEqual(header, CSV_HEADER.split(','));
     assert.equal(rows.length, 250);
     const asCsv = (item) => header.map((k) => (item[k] === null || item[k] === undefined ? '' : String(item[k])));
-    assert.deepEqual(rows, seeded().map((item) => asCsv(expectedRecord(item))));
+    assert.deepEqual(rows, seeded().map((item) => asCsv(expectedRecipient(item))));
   });
 
   test('table (default): header, rule, one line per recipient', async () => {

@@ -7,6 +7,7 @@ import { once } from 'node:events';
 import { SvcApiError, SvcClient } from '../../dist/api/index.js';
 import { startTenant } from '../../demo/tenant/server.mjs';
 import { CREDENTIALS, SCIM_USERS, recipientsOf } from '../../demo/tenant/seed.js';
+import { expectedRecipient } from '../support/recipients.mjs';
 
 const TOKEN = 'loopback-token-123';
 
@@ -165,17 +166,6 @@ describe('over real HTTP against a loopback server', () => {
   });
 });
 
-/** What the client yields for a seeded tenant item. */
-function expected(item) {
-  switch (item.type) {
-    case 'USER': return { type: 'USER', userId: item.userId, email: item.email, username: item.username };
-    case 'EMBED_USER': return {
-      type: 'EMBED_USER', embedUserId: item.embedUserId, embedTenantName: item.embedTenantName, externalId: item.externalId,
-      email: item.email, username: item.username,
-    };
-    default: return { type: 'SLACK', channelId: item.channelId, channelName: item.channelName, username: item.username };
-  }
-}
 
 describe('against the simulated tenant (demo/tenant)', () => {
   let tenant;
@@ -199,7 +189,7 @@ describe('against the simulated tenant (demo/tenant)', () => {
     const got = [];
     for await (const r of c.recipients({ deploymentId: 1, notificationId: 1, first: 200 })) got.push(r);
     assert.equal(got.length, 250);
-    assert.deepEqual(got, recipientsOf(1, 1).map((r) => expected(r.item)));
+    assert.deepEqual(got, recipientsOf(1, 1).map((r) => expectedRecipient(r.item)));
     assert.equal(counted.count, 2);
     assert.deepEqual(new Set(got.map((r) => r.type)), new Set(['USER', 'EMBED_USER', 'SLACK']));
   });
