@@ -190,9 +190,10 @@ export class SvcEmbedElement extends ReactiveElement {
   // The whole security gate. Foreign traffic is ignored silently: the page has other senders and listeners.
   #onMessage = (event: MessageEvent) => {
     // Window identity first (two embeds of one tenant, sibling frames, the host itself), then the exact
-    // origin (the frame may have been navigated elsewhere; never the opaque "null"), then our tag.
+    // origin (the frame may have been navigated elsewhere; #origin is never the opaque "null": resolveEmbedUrl
+    // accepts only https: and loopback http: URLs), then our tag.
     const frameWindow = this.#frame?.contentWindow;
-    if (!frameWindow || event.source !== frameWindow || event.origin !== this.#origin || this.#origin === 'null') return;
+    if (!frameWindow || event.source !== frameWindow || event.origin !== this.#origin) return;
     const data = event.data;
     if (!isPlainObject(data) || !Object.hasOwn(data, 'source') || data.source !== SOURCE) return;
 
