@@ -68,15 +68,30 @@ async function clickIn(frame, selector) {
   await frame.click(selector);
 }
 
-/** Waits until `fn` (run in the embed frame) returns a truthy value, and returns it. */
+/**
+ * Waits until `fn` (run in the embed frame) returns a truthy value, and returns it. Each attempt takes the
+ * frame afresh and evaluates once, on a timer: puppeteer's waitForFunction polls on requestAnimationFrame
+ * in one execution context, and a handle taken around the iframe's swap from about:blank to the
+ * cross-origin embed can be left waiting on a context that is gone.
+ */
 async function inEmbed(fn, arg, id = 'embed', p = page) {
-  const frame = await embedFrame(id, p);
-  try {
-    const handle = await frame.waitForFunction(fn, { timeout: 8000 }, arg);
-    return await handle.jsonValue();
-  } catch (error) {
-    throw new Error(`in embed #${id}: ${String(fn).slice(0, 160)}: ${error.message}`);
+  const deadline = Date.now() + 8000;
+  let last;
+  while (Date.now() < deadline) {
+    try {
+      const frame = await embedFrame(id, p);
+      const value = await Promise.race([
+        frame.evaluate(fn, arg),
+        new Promise((_, reject) => setTimeout(() => reject(new Error('evaluation took over 1 s')), 1000)),
+      ]);
+      if (value) return value;
+      last = `returned ${JSON.stringify(value)}`;
+    } catch (error) {
+      last = error.message;
+    }
+    await new Promise((r) => setTimeout(r, 50));
   }
+  throw new Error(`in embed #${id}: ${String(fn).slice(0, 160)}: not true within 8 s (last: ${last})`);
 }
 
 before(async () => {
