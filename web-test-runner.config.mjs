@@ -1,5 +1,6 @@
 // Browser tests: headless Chromium and Firefox ESR (Debian packages, no downloads), with the
 // embed peer served from real second origins so the same-origin policy is the browser's own.
+import { createServer } from 'node:net';
 import { chromeLauncher } from '@web/test-runner-chrome';
 import { defaultReporter, summaryReporter } from '@web/test-runner';
 import { esbuildPlugin } from '@web/dev-server-esbuild';
@@ -30,12 +31,23 @@ const launchers = {
     }),
 };
 
+// A free port chosen by the OS (not portfinder's 8000 and up), so `npm start` and other runs are never in the way.
+const freePort = () =>
+  new Promise((resolve, reject) => {
+    const probe = createServer().once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address();
+      probe.close(() => resolve(port));
+    });
+  });
+
 for (const b of wanted) if (!launchers[b]) throw new Error(`BROWSERS: unknown browser "${b}" (use chromium, firefox)`);
 
 export default {
   files: ['test/browser/**/*.test.ts'],
   nodeResolve: true,
   rootDir: '.',
+  port: await freePort(),
   concurrency: 1,
   concurrentBrowsers: 2,
   testsFinishTimeout: 240000,
