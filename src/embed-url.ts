@@ -6,7 +6,8 @@ export type ConfigErrorReason =
   | 'insecure-protocol'
   | 'credentials-in-url'
   | 'opaque-origin'
-  | 'invalid-tenant-origin';
+  | 'invalid-tenant-origin'
+  | 'invalid-public-id';
 
 /** The inputs of the embed URL, as the element's attributes give them. */
 export interface EmbedUrlInput {
@@ -42,7 +43,12 @@ export function resolveEmbedUrl(input: EmbedUrlInput): EmbedUrlResult | undefine
     if (origin === 'null' || origin !== tenantOrigin.replace(/\/$/, '')) {
       return refuse('invalid-tenant-origin', 'tenant-origin must be an origin such as https://acme.example.com (scheme and host, no path)');
     }
-    src = `${origin}/embed/dashboard/${encodeURIComponent(publicId)}${session ? `?session=${encodeURIComponent(session)}` : ''}`;
+    // One path segment of unreserved characters: no "/", "\\", "?", "#", "%" or controls, and never "." or
+    // "..", which the URL parser resolves (encodeURIComponent leaves dots alone; "%2e" resolves the same way).
+    if (!/^[\w.~-]{1,256}$/.test(publicId) || /^\.\.?$/.test(publicId)) {
+      return refuse('invalid-public-id', 'public-id must be 1 to 256 characters of A-Z a-z 0-9 - _ . ~, and not "." or ".."');
+    }
+    src = `${origin}/embed/dashboard/${publicId}${session ? `?session=${encodeURIComponent(session)}` : ''}`;
   }
   let url: URL;
   try {

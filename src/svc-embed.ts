@@ -1,5 +1,5 @@
 import { ReactiveElement, css } from '@lit/reactive-element';
-import type { PropertyValues } from '@lit/reactive-element';
+import type { CSSResult, PropertyDeclaration, PropertyValues } from '@lit/reactive-element';
 import { SOURCE, domEventName } from './protocol/constants.js';
 import type { ActionPayloadMap, ActionType, EmbedTheme } from './protocol/types.js';
 import {
@@ -13,16 +13,24 @@ type StateKey = 'theme' | 'colorScheme' | 'locale' | 'filter';
 
 /**
  * The state that is (re)sent at every ready, in this order: [property, attribute, action, payload, check].
+ * The theme's payload is a JSON copy taken when it is set: a framework's reactive proxy passes every
+ * shape check, but structured clone cannot carry it.
  */
 const STATE: ReadonlyArray<[StateKey, string, ActionType, (v: any) => object, (v: unknown) => string | undefined]> = [
-  ['theme', 'theme', 'svc:action:set-theme', (theme) => theme, themeProblem],
+  ['theme', 'theme', 'svc:action:set-theme', (theme) => JSON.parse(JSON.stringify(theme)), themeProblem],
   ['colorScheme', 'color-scheme', 'svc:action:set-color-scheme', (scheme) => ({ scheme }), colorSchemeProblem],
   ['locale', 'locale', 'svc:action:set-locale', (locale) => ({ locale }), localeProblem],
   ['filter', 'filter', 'svc:action:set-filter', (filterUrlParameter) => ({ filterUrlParameter }), filterProblem],
 ];
 
-// Not allow-top-navigation: the embed must never navigate the host page away.
-const SANDBOX = 'allow-scripts allow-same-origin allow-forms allow-popups allow-popups-to-escape-sandbox allow-downloads';
+// The properties the embed URL is built from: assigning one ends the current session at once.
+const URL_KEYS: PropertyKey[] = ['src', 'tenantOrigin', 'publicId', 'session', 'allowExport'];
+
+// Each token has a reason. The embed runs scripts and keeps its own origin (its session and API calls), submits
+// its forms, opens links in new tabs and downloads exports. Not allow-top-navigation: the embed must never
+// navigate the host page away. Not allow-popups-to-escape-sandbox: an unsandboxed popup could navigate its
+// opener's top (Firefox lets it), so popups keep the sandbox.
+const SANDBOX = 'allow-scripts allow-same-origin allow-forms allow-popups allow-downloads';
 
 /**
  * Embeds a dashboard, the app or the AI chat of an analytics tenant, and brokers the embed message
@@ -97,7 +105,11 @@ export class SvcEmbedElement extends ReactiveElement {
   #url = '';
   #ready = false;
   #queue: Array<[ActionType, object]> = [];
+  /** The state to send, by property: its payload when valid, else what is wrong with it. */
+  #state: Partial<Record<StateKey, { payload?: object; problem?: string }>> = {};
   #listening?: AbortController;
+  /** The document whose realm made the shadow root's style sheet; Lit's own is this module's. */
+  #styled?: Document;
 
   constructor() {
     super();
@@ -111,7 +123,8 @@ export class SvcEmbedElement extends ReactiveElement {
 
   /**
    * Navigates the embed to a path inside it. Held until the embed is ready.
-   * @throws TypeError unless the path starts with a single `/` and has no scheme, `//`, backslash or control character.
+   * @throws TypeError unless the path starts with a single `/` and has no scheme, `//`, backslash, `.`/`..`
+   * segment, control or bidirectional character.
    */
   navigate(path: string): void {
     const problem = pathProblem(path);
@@ -126,9 +139,20 @@ export class SvcEmbedElement extends ReactiveElement {
 
   override connectedCallback(): void {
     super.connectedCallback();
-    // One listener per connection; the signal removes it on disconnect, so re-insertion never doubles it.
+    const doc = this.ownerDocument;
+    const view = doc.defaultView;
+    if (view && doc !== (this.#styled ?? document)) {
+      // Adopted into another document (a pop-out window): a constructed style sheet applies only in the
+      // document it was made for, so make one there.
+      const sheet = new view.CSSStyleSheet();
+      sheet.replaceSync((SvcEmbedElement.styles as CSSResult).cssText);
+      this.shadowRoot!.adoptedStyleSheets = [sheet];
+      this.#styled = doc;
+    }
+    // One listener per connection, on the window this element now lives in (it may have been adopted into
+    // a pop-out document); the signal removes it on disconnect, so re-insertion never doubles it.
     this.#listening = new AbortController();
-    addEventListener('message', this.#onMessage, { signal: this.#listening.signal });
+    view?.addEventListener('message', this.#onMessage, { signal: this.#listening.signal });
   }
 
   override disconnectedCallback(): void {
@@ -138,20 +162,35 @@ export class SvcEmbedElement extends ReactiveElement {
     this.#ready = false;
   }
 
-  protected override willUpdate(changed: PropertyValues): void {
-    if (['src', 'tenantOrigin', 'publicId', 'session', 'allowExport'].some((k) => changed.has(k))) {
-      this.#configure();
+  /**
+   * Runs at the assignment itself, before Lit's update: where a message may go changes when the host
+   * changes the URL, not a microtask later.
+   * @internal
+   */
+  override requestUpdate(name?: PropertyKey, oldValue?: unknown, options?: PropertyDeclaration, ...rest: unknown[]): void {
+    // @ts-expect-error Lit's further (internal) parameters are passed through as they came.
+    super.requestUpdate(name, oldValue, options, ...rest);
+    if (name === undefined) return;
+    if (URL_KEYS.includes(name)) {
+      const result = resolveEmbedUrl(this);
+      if (!result || !('url' in result) || result.url !== this.#url) this.#end();
+    } else {
+      const entry = STATE.find(([key]) => key === name);
+      if (entry) this.#state[entry[0]] = this.#check(entry);
     }
+  }
+
+  protected override willUpdate(changed: PropertyValues): void {
+    if (URL_KEYS.some((k) => changed.has(k))) this.#configure();
     if (this.#frame && changed.has('title')) this.#frame.title = this.title || 'Embedded analytics';
   }
 
   protected override updated(changed: PropertyValues): void {
-    for (const [key, attribute, type, payload, check] of STATE) {
-      const value = this[key];
-      if (!changed.has(key) || value == null) continue;
-      const problem = check(value);
-      if (problem) console.warn(`<svc-embed>: ignoring ${attribute}: ${problem}`);
-      else if (this.#ready) this.#post(type, payload(value));
+    for (const [key, attribute, type] of STATE) {
+      const state = this.#state[key];
+      if (!changed.has(key) || !state) continue;
+      if (state.problem) console.warn(`<svc-embed>: ignoring ${attribute}: ${state.problem}`);
+      else if (this.#ready) this.#post(type, state.payload!);
     }
   }
 
@@ -162,25 +201,47 @@ export class SvcEmbedElement extends ReactiveElement {
     if (root.firstElementChild !== this.#frame) root.replaceChildren(...(this.#frame ? [this.#frame] : []));
   }
 
-  #configure() {
-    const result = resolveEmbedUrl(this);
-    if (result && 'url' in result && result.url === this.#url) return;
-    // A new URL is a new session: readiness resets; commands held for the old one are never posted to the new one.
+  /** The current value of a state property, checked, with the payload to send taken now. */
+  #check([key, , , payload, check]: (typeof STATE)[number]): { payload?: object; problem?: string } | undefined {
+    const value = this[key];
+    if (value == null) return undefined;
+    try {
+      const problem = check(value);
+      return problem ? { problem } : { payload: payload(value) };
+    } catch {
+      // A getter or proxy trap that throws.
+      return { problem: 'must be plain JSON-like data' };
+    }
+  }
+
+  /**
+   * Ends the current session: nothing more is posted to its frame or accepted from it, and the commands
+   * held for it are dropped (commands made before the first URL are kept for the first session).
+   */
+  #end() {
     if (this.#url) this.#queue = [];
     this.#ready = false;
     this.#url = '';
     this.#origin = '';
     this.#frame = undefined;
+  }
+
+  #configure() {
+    const result = resolveEmbedUrl(this);
+    if (result && 'url' in result && result.url === this.#url) return;
+    this.#end();
     if (!result) return;
     if ('reason' in result) {
       console.error(result.message);
       this.#emit('svc-config-error', result);
       return;
     }
-    const frame = document.createElement('iframe');
+    const frame = this.ownerDocument.createElement('iframe');
     frame.setAttribute('part', 'frame');
     frame.setAttribute('sandbox', SANDBOX);
     frame.allow = 'fullscreen; clipboard-write';
+    // The tenant learns the host's origin (it checks it), never the page's URL, whatever the page's own policy.
+    frame.referrerPolicy = 'strict-origin';
     frame.title = this.title || 'Embedded analytics';
     frame.src = this.#url = result.url;
     this.#origin = result.origin;
@@ -197,7 +258,8 @@ export class SvcEmbedElement extends ReactiveElement {
     const data = event.data;
     if (!isPlainObject(data) || !Object.hasOwn(data, 'source') || data.source !== SOURCE) return;
 
-    const result = validateEvent(data);
+    // The protocol has no use for ports: a transferred channel must never reach a listener.
+    const result = event.ports.length ? { ok: false as const, reason: 'ports: not allowed' } : validateEvent(data);
     if (!result.ok) {
       this.#emit('svc-message-rejected', result.type ? { reason: result.reason, type: result.type } : { reason: result.reason });
       return;
@@ -209,9 +271,9 @@ export class SvcEmbedElement extends ReactiveElement {
 
   #flush() {
     this.#ready = true;
-    for (const [key, , type, payload, check] of STATE) {
-      const value = this[key];
-      if (value != null && !check(value)) this.#post(type, payload(value));
+    for (const [key, , type] of STATE) {
+      const payload = this.#state[key]?.payload;
+      if (payload) this.#post(type, payload);
     }
     const held = this.#queue;
     this.#queue = [];
@@ -224,8 +286,13 @@ export class SvcEmbedElement extends ReactiveElement {
   }
 
   #post(type: ActionType, payload: object) {
-    // Never '*': if the frame now holds another document, the browser drops the message.
-    this.#frame?.contentWindow?.postMessage(buildAction(type, payload as never), this.#origin);
+    try {
+      // Never '*': if the frame now holds another document, the browser drops the message.
+      this.#frame?.contentWindow?.postMessage(buildAction(type, payload as never), this.#origin);
+    } catch (error) {
+      // One action that cannot be sent must not stop the ready handling, the other actions or an event.
+      console.warn(`<svc-embed>: could not send ${type}: ${(error as Error)?.name}`);
+    }
   }
 
   #emit(name: keyof SvcEmbedEventMap, detail: object) {

