@@ -3,7 +3,7 @@ import { nodeResolve } from '@rollup/plugin-node-resolve';
 import terser from '@rollup/plugin-terser';
 
 export default {
-  input: 'dist/index.js',
+  input: 'dist/cdn.js',
   output: { file: 'cdn/svc-embed.min.js', format: 'es', sourcemap: false },
   plugins: [
     nodeResolve({ browser: true }),

@@ -41,12 +41,12 @@ export function resolveEmbedUrl(input: EmbedUrlInput): EmbedUrlResult | undefine
       origin = '';
     }
     if (origin === 'null' || origin !== tenantOrigin.replace(/\/$/, '')) {
-      return refuse('invalid-tenant-origin', 'tenant-origin must be an origin such as https://acme.example.com (scheme and host, no path)');
+      return refuse('invalid-tenant-origin', 'tenant-origin must be a bare origin such as https://acme.example.com');
     }
     // One path segment of unreserved characters: no "/", "\\", "?", "#", "%" or controls, and never "." or
     // "..", which the URL parser resolves (encodeURIComponent leaves dots alone; "%2e" resolves the same way).
     if (!/^[\w.~-]{1,256}$/.test(publicId) || /^\.\.?$/.test(publicId)) {
-      return refuse('invalid-public-id', 'public-id must be 1 to 256 characters of A-Z a-z 0-9 - _ . ~, and not "." or ".."');
+      return refuse('invalid-public-id', 'public-id must be 1-256 of A-Z a-z 0-9 - _ . ~, not "." or ".."');
     }
     src = `${origin}/embed/dashboard/${publicId}${session ? `?session=${encodeURIComponent(session)}` : ''}`;
   }
@@ -56,16 +56,16 @@ export function resolveEmbedUrl(input: EmbedUrlInput): EmbedUrlResult | undefine
   } catch {
     return /^[a-z][a-z\d+.-]*:/i.test(src)
       ? refuse('invalid-url', 'src is not a valid URL')
-      : refuse('relative-url', 'src must be an absolute https: URL, not a relative one');
+      : refuse('relative-url', 'src must be an absolute https: URL');
   }
   const { protocol, hostname } = url;
   if (protocol === 'http:' && !isLoopback(hostname)) {
-    return refuse('insecure-protocol', 'src must use https: (http: is accepted only on localhost, 127.0.0.0/8 and [::1])');
+    return refuse('insecure-protocol', 'src must use https: (http: only on localhost, 127.0.0.0/8, [::1])');
   }
   if (protocol !== 'https:' && protocol !== 'http:') {
-    return refuse('unsupported-protocol', 'src must be an https: URL (javascript:, data:, blob:, about: and other schemes are refused)');
+    return refuse('unsupported-protocol', 'src must be an https: URL, not javascript:, data:, blob: or another scheme');
   }
-  if (url.username || url.password) return refuse('credentials-in-url', 'src must not contain user name or password');
+  if (url.username || url.password) return refuse('credentials-in-url', 'src must not hold a user name or password');
   if (url.origin === 'null') return refuse('opaque-origin', 'src has an opaque origin');
   if (input.allowExport) url.searchParams.set('allowExport', 'true');
   return { url: url.href, origin: url.origin };

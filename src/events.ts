@@ -1,4 +1,4 @@
-import type { EventPayloadMap, EventType, Surface } from './protocol/types.js';
+import type { ActionPayloadMap, ActionType, EventPayloadMap, EventType, Surface } from './protocol/types.js';
 import type { ConfigErrorReason } from './embed-url.js';
 
 /** The `detail` of every re-dispatched embed event: the validated envelope, with a fresh payload. */
@@ -32,6 +32,38 @@ export interface SvcConfigErrorDetail {
   message: string;
 }
 
+/** The element's `status`. */
+export type SvcEmbedStatus = 'idle' | 'loading' | 'ready' | 'error';
+
+/**
+ * Why `status` changed, where a reason is given: on every change to `error`, and on the change to
+ * `loading` that a session renewal makes. Codes are API; messages are not.
+ */
+export type SvcStatusReason = 'config-error' | 'ready-timeout' | 'embed-fatal-error' | 'session-renewal' | 'session-renewal-failed';
+
+/** Detail of `svc-status`. */
+export interface SvcStatusDetail {
+  status: SvcEmbedStatus;
+  previous: SvcEmbedStatus;
+  /** A stable code (see {@link SvcStatusReason}). */
+  reason?: SvcStatusReason;
+  /** A human-readable explanation. It never contains the URL or the session. */
+  message?: string;
+  /** With `ready-timeout`: whether the frame's `load` event fired. */
+  frameLoaded?: boolean;
+  /** With `ready-timeout`: how long the element waited. */
+  elapsedMs?: number;
+}
+
+/** Detail of `svc-action`: the envelope that was posted to the embed, without `source` and `direction`. */
+export type SvcActionDetail = { [T in ActionType]: { type: T; payload: ActionPayloadMap[T]; timestamp: number } }[ActionType];
+
+/** What `whenReady()` and `renewSession()` reject with when the element reaches `error`. */
+export interface SvcEmbedError extends Error {
+  name: 'SvcEmbedError';
+  reason: SvcStatusReason;
+}
+
 /** Every DOM event `<svc-embed>` dispatches, by name. All bubble and are composed. */
 export interface SvcEmbedEventMap {
   'svc-ready': SvcEvent<'svc:event:ready'>;
@@ -44,6 +76,8 @@ export interface SvcEmbedEventMap {
   'svc-error': SvcEvent<'svc:event:error'>;
   'svc-message-rejected': CustomEvent<SvcMessageRejectedDetail>;
   'svc-config-error': CustomEvent<SvcConfigErrorDetail>;
+  'svc-status': CustomEvent<SvcStatusDetail>;
+  'svc-action': CustomEvent<SvcActionDetail>;
 }
 
 declare global {

@@ -156,7 +156,7 @@ export function localeProblem(value: unknown): string | undefined {
   } catch {
     // RangeError: not a well-formed tag.
   }
-  return 'must be a BCP 47 language tag such as "en", "en-US" or "pt-BR"';
+  return 'must be a BCP 47 tag such as "en" or "pt-BR"';
 }
 
 /** A plain object of JSON-like data, without `__proto__`, `constructor` or `prototype` keys. */
@@ -180,12 +180,12 @@ export function pathProblem(value: unknown): string | undefined {
   return typeof value === 'string' && /^\/(?![/\\])[^\\]*$/.test(value) && !value.includes('//') && !UNSAFE_CHARS.test(value)
     && !DOT_SEGMENT.test(value.replace(/[?#].*/s, ''))
     ? undefined
-    : 'must be a path inside the embed that starts with a single "/" (no scheme, "//", backslash, "." or ".." segment, control or bidirectional characters)';
+    : 'must start with a single "/" and hold no scheme, "//", backslash, "." or ".." segment, control or bidirectional character';
 }
 
 const NAME = '[A-Za-z_][A-Za-z0-9_]*';
 const FILTER = new RegExp(`^f_(${NAME})\\.(${NAME})=(.*)$`, 's');
-const FILTER_FORM = 'must be f_<semantic_view>.<dimension>=<JSON> with a JSON object that has a "value" key, and &, #, + and % percent-encoded, e.g. f_orders.status={"value":"shipped"} (filterParam() builds it)';
+const FILTER_FORM = 'must be f_<semantic_view>.<dimension>=<JSON>, a JSON object with a "value" key, &, #, + and % percent-encoded (filterParam() builds it)';
 // In the URL-query form these end the parameter, start a fragment, mean a space or start an escape.
 const QUERY_SPECIALS = /[%&#+]/g;
 

@@ -2,7 +2,7 @@
 import { expect } from '@open-wc/testing';
 import sinon from 'sinon';
 import {
-  cleanup, embed, other, peerLoaded, peerNavigate, peerReady, peerReport, peerUrl, tenant, windowOf,
+  cleanup, embed, other, peerLoaded, peerNavigate, peerReady, peerReport, peerUrl, printable, tenant, windowOf,
 } from './helpers.js';
 import { filterParam } from '../../src/index.js';
 
@@ -138,10 +138,10 @@ describe('outgoing actions', () => {
     '/a\u0000', '/\u007f', '', '/a//b', 42, null, undefined, { path: '/' },
   ];
   for (const path of BAD_PATHS) {
-    it(`navigate(${JSON.stringify(path) ?? String(path)}) throws a TypeError and posts nothing`, async () => {
+    it(`navigate(${printable(path)}) throws a TypeError and posts nothing`, async () => {
       const { el, ready } = embed();
       await ready;
-      expect(() => el.navigate(path as string)).to.throw(TypeError, /starts with a single "\/"/);
+      expect(() => el.navigate(path as string)).to.throw(TypeError, /must start with a single "\/"/);
       expect(await peerReport(windowOf(el))).to.deep.equal([]);
     });
   }

@@ -176,7 +176,7 @@ describe('hardening', () => {
       it(`navigate(${printable(path)}) throws a TypeError`, async () => {
         const { el, ready } = embed();
         await ready;
-        expect(() => el.navigate(path)).to.throw(TypeError, /starts with a single "\/"/);
+        expect(() => el.navigate(path)).to.throw(TypeError, /must start with a single "\/"/);
         expect(await peerReport(windowOf(el))).to.deep.equal([]);
       });
     }

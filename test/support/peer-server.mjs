@@ -10,6 +10,8 @@ const page = new URL('./peer.html', import.meta.url);
 function serve() {
   const server = createServer((req, res) => {
     const { pathname } = new URL(req.url, 'http://x');
+    // A tenant that accepts the connection and never answers: the frame never loads.
+    if (pathname.startsWith('/embed/hang')) return;
     if (pathname.startsWith('/embed/')) {
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
       res.end(readFileSync(page));
@@ -29,7 +31,10 @@ export function peerServerPlugin() {
       servers = await Promise.all([serve(), serve()]);
     },
     async serverStop() {
-      await Promise.all(servers.map((s) => new Promise((r) => s.close(r))));
+      await Promise.all(servers.map((s) => new Promise((r) => {
+        s.close(r);
+        s.closeAllConnections();
+      })));
     },
     executeCommand({ command }) {
       if (command !== 'peer-origins') return undefined;
