@@ -5,9 +5,9 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import puppeteer from 'puppeteer-core';
-import { startTenant } from '../../demo/tenant/server.mjs';
+import { startTenant } from '../../tenant/index.js';
 import { startHost } from '../../demo/host/server.mjs';
-import { filterRows } from '../../demo/tenant/datasets.js';
+import { filterRows } from '../../tenant/datasets.js';
 
 const CHROME_PATH = process.env.CHROME_PATH || '/usr/lib/chromium/chromium';
 const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking',

@@ -2,9 +2,9 @@
 // session, query and ask endpoints the surfaces call.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startTenant } from '../../demo/tenant/server.mjs';
+import { startTenant } from '../../tenant/index.js';
 import { filterParam } from '../../dist/protocol/index.js';
-import { filterRows } from '../../demo/tenant/datasets.js';
+import { filterRows } from '../../tenant/datasets.js';
 
 const HOST = 'http://localhost:45678';
 let tenant;

@@ -1,7 +1,7 @@
 // Contract tests of the simulated tenant's SCIM user listing (spec 4.2, 5.2, RFC 7644), over HTTP.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startTenant } from '../../demo/tenant/server.mjs';
+import { startTenant } from '../../tenant/index.js';
 
 const ERROR = 'urn:ietf:params:scim:api:messages:2.0:Error';
 const LIST = 'urn:ietf:params:scim:api:messages:2.0:ListResponse';

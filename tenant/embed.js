@@ -2,10 +2,10 @@
 // static assets and the small JSON API the surfaces query. Pages may be framed only by the allowed host
 // origins (CSP frame-ancestors), which are also the only origins the embed accepts actions from.
 import { readFile } from 'node:fs/promises';
-import { parseFilterParam } from '../../dist/protocol/index.js';
+import { parseFilterParam } from '../dist/protocol/index.js';
 import { DASHBOARDS, VIEWS, answer, runWidget } from './datasets.js';
 
-const SHELL = new URL('./public/embed.html', import.meta.url);
+const SHELL = new URL('./embed.html', import.meta.url);
 const SURFACE_PATH = /^\/embed\/(?:dashboard\/([A-Za-z0-9_-]{1,64})|(app|chat))\/?$/;
 
 /**
@@ -102,7 +102,7 @@ export async function embedMiddleware({ hostOrigins }) {
   return async (ctx, next) => {
     if (!ctx.path.startsWith('/embed/')) return next();
     if (ctx.path.startsWith('/embed/static/')) {
-      ctx.url = `/demo/tenant/public/${ctx.path.slice('/embed/static/'.length)}`;
+      ctx.url = `/tenant/public/${ctx.path.slice('/embed/static/'.length)}`;
       ctx.set('cache-control', 'no-cache');
       return next();
     }
