@@ -1,130 +1,151 @@
-// The embed side of the simulated tenant: the surface pages (one shell, routed in the browser), the
-// static assets and the small JSON API the surfaces query. Pages may be framed only by the allowed host
-// origins (CSP frame-ancestors), which are also the only origins the embed accepts actions from.
+// The embed side of the simulated tenant: the surface pages (one shell, routed in the browser) and the
+// small JSON API the surfaces query. Pages may be framed only by the allowed host origins (CSP
+// frame-ancestors), which are also the only origins the embed accepts actions from and posts to.
+// The static assets and the protocol module are mounted by index.js, each from its own directory.
 import { readFile } from 'node:fs/promises';
+import Router from '@koa/router';
 import { parseFilterParam } from '../dist/protocol/index.js';
+import { chain } from './http.js';
 import { DASHBOARDS, VIEWS, answer, runWidget } from './datasets.js';
+import { createSessions } from './sessions.js';
 
 const SHELL = new URL('./embed.html', import.meta.url);
-const SURFACE_PATH = /^\/embed\/(?:dashboard\/([A-Za-z0-9_-]{1,64})|(app|chat))\/?$/;
+const PUBLIC_ID = /^[A-Za-z0-9_-]{1,64}$/;
 
-/**
- * The session rules of the demo: no session → private mode; `expired` → expired; any `demo-<tenant>[-…]`
- * is a valid signed session for embed tenant `<tenant>`; anything else is invalid.
- */
-export function resolveSession(raw) {
-  if (raw === undefined) return { ok: true, mode: 'private', embedTenant: null };
-  if (raw === 'expired') return { ok: false, name: 'SessionExpiredError', message: 'The embed session has expired. Ask the host application for a new session.' };
-  const m = /^demo-([A-Za-z0-9]{1,32})(?:[-_][A-Za-z0-9_-]{0,40})?$/.exec(raw);
-  if (!m) return { ok: false, name: 'InvalidSessionError', message: 'The embed session is not valid.' };
-  return { ok: true, mode: 'signed', embedTenant: m[1].toLowerCase() };
+const CSP = (frameAncestors) => [
+  "default-src 'self'", "script-src 'self'", "style-src 'self'", "img-src 'self' data:", "connect-src 'self'",
+  "base-uri 'none'", "form-action 'none'", "object-src 'none'", `frame-ancestors ${frameAncestors}`,
+].join('; ');
+
+class EmbedError extends Error {
+  constructor(status, name, message) {
+    super(message);
+    this.status = status;
+    this.errorName = name;
+  }
+}
+
+/** The one value of a query parameter, or undefined; a repeated parameter is ambiguous, so a 400. */
+function single(ctx, name) {
+  const v = ctx.query[name];
+  if (Array.isArray(v)) throw new EmbedError(400, 'BadRequest', `${name}: must be given at most once`);
+  return v;
 }
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-// A little latency makes loading states and loadDurationMs real rather than zero.
-const latency = (min, max) => sleep(min + Math.random() * (max - min));
 
-function one(ctx, name) {
-  const v = ctx.query[name];
-  return Array.isArray(v) ? undefined : v;
-}
-
-function fail(ctx, status, name, message) {
-  ctx.status = status;
-  ctx.body = { error: { name, message } };
-}
-
-/** Checks the session of an API call; answers 401 and returns undefined when it is not valid. */
-function session(ctx) {
-  const s = resolveSession(one(ctx, 'session'));
-  if (!s.ok) fail(ctx, 401, s.name, s.message);
-  return s.ok ? s : undefined;
-}
-
-function bootstrap(ctx) {
-  const surface = one(ctx, 'surface');
-  if (!['dashboard', 'app', 'chat'].includes(surface)) return fail(ctx, 400, 'BadRequest', 'surface: must be dashboard, app or chat');
-  const s = session(ctx);
-  if (!s) return;
-  const publicId = one(ctx, 'publicId');
-  let dashboard;
-  if (surface === 'dashboard') {
-    dashboard = Object.hasOwn(DASHBOARDS, publicId ?? '') ? DASHBOARDS[publicId] : undefined;
-    if (!dashboard) return fail(ctx, 404, 'DashboardNotFoundError', 'This dashboard does not exist or is not shared with this embed.');
-  }
-  ctx.body = {
-    mode: s.mode,
-    embedTenant: s.embedTenant,
-    deploymentId: dashboard ? dashboard.deploymentId : 1,
-    views: Object.fromEntries(Object.entries(VIEWS).map(([name, v]) => [name, { dimensions: v.dimensions }])),
-    dashboards: Object.fromEntries(Object.entries(DASHBOARDS).map(([id, d]) => [id, {
-      title: d.title, view: d.view, deploymentId: d.deploymentId,
-      pages: Object.fromEntries(Object.entries(d.pages).map(([p, page]) => [p, { title: page.title, widgets: page.widgets }])),
-    }])),
-  };
-}
-
-async function query(ctx) {
-  if (!session(ctx)) return;
-  const dashboard = Object.hasOwn(DASHBOARDS, one(ctx, 'publicId') ?? '') ? DASHBOARDS[one(ctx, 'publicId')] : undefined;
-  const widgetId = one(ctx, 'widget');
-  const widget = dashboard && Object.values(dashboard.pages).flatMap((p) => p.widgets).find((w) => w.id === widgetId);
-  if (!widget) return fail(ctx, 404, 'NotFound', 'No such dashboard widget.');
-  const raw = ctx.query.f === undefined ? [] : [].concat(ctx.query.f);
-  const filters = raw.map(parseFilterParam);
-  if (filters.some((f) => !f)) return fail(ctx, 400, 'BadFilter', 'f: each filter must be f_<view>.<dimension>=<JSON with a value key>');
-  await latency(40, 160);
-  if (one(ctx, 'fail') === '1') {
-    return fail(ctx, 502, 'QueryError', `The warehouse timed out while running "${widget.title}".`);
-  }
-  ctx.body = runWidget(dashboard, widget, filters, { all: one(ctx, 'all') === '1' });
-}
-
-async function ask(ctx) {
-  if (!session(ctx)) return;
-  const q = one(ctx, 'q');
-  if (typeof q !== 'string' || !q.trim() || q.length > 500) return fail(ctx, 400, 'BadRequest', 'q: a question of 1 to 500 characters');
-  await latency(350, 750);
-  const result = answer(q);
-  if (!result) {
-    return fail(ctx, 422, 'UnansweredQueryError', 'I could not map that question onto the Sales model. Try revenue, orders, regions, categories, channels or accounts.');
-  }
-  ctx.body = { ...result, agentId: 'sales-analyst' };
-}
-
-/** Koa middleware for everything under /embed. */
-export async function embedMiddleware({ hostOrigins }) {
-  const frameAncestors = hostOrigins.join(' ');
-  // Origins from new URL().origin cannot hold quotes or angle brackets; escaping keeps that true by construction.
+/**
+ * The embed surfaces (`pages`, at the root) and their API (`api`, to mount at /embed/api).
+ * @param {{allowOrigins: string[], latency: boolean}} options allowOrigins already validated
+ */
+export async function embedRoutes({ allowOrigins, latency }) {
+  const sessions = createSessions();
+  // Entries are canonical origins (or origin:*) by now: no quotes or angle brackets can be in them,
+  // and the escaping keeps that true by construction.
   const escape = (v) => v.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
   const shell = (await readFile(SHELL, 'utf8'))
-    .replace('<meta charset="utf-8">', `<meta charset="utf-8">\n  <meta name="svc-host-origins" content="${escape(hostOrigins.join(' '))}">`);
-  return async (ctx, next) => {
-    if (!ctx.path.startsWith('/embed/')) return next();
-    if (ctx.path.startsWith('/embed/static/')) {
-      ctx.url = `/tenant/public/${ctx.path.slice('/embed/static/'.length)}`;
-      ctx.set('cache-control', 'no-cache');
-      return next();
+    .replace('<meta charset="utf-8">', `<meta charset="utf-8">\n  <meta name="svc-allow-origins" content="${escape(allowOrigins.join(' '))}">`);
+  const csp = CSP(allowOrigins.join(' '));
+
+  /** A little latency makes loading states and loadDurationMs real; Server-Timing says how much was added. */
+  async function simulate(ctx, min, max) {
+    const ms = latency ? Math.round(min + Math.random() * (max - min)) : 0;
+    if (ms) await sleep(ms);
+    ctx.set('server-timing', `simulated;dur=${ms};desc="simulated latency"`);
+  }
+
+  /** The session of an API call: every value the URL gave, so a repeated one is seen as such. */
+  function session(ctx) {
+    const raw = ctx.query.session;
+    const s = sessions.check(raw === undefined ? [] : [].concat(raw));
+    if (!s.ok) throw new EmbedError(401, s.name, s.message);
+    return s;
+  }
+
+  function bootstrap(ctx) {
+    const surface = single(ctx, 'surface');
+    const publicId = single(ctx, 'publicId');
+    if (!['dashboard', 'app', 'chat'].includes(surface)) throw new EmbedError(400, 'BadRequest', 'surface: must be dashboard, app or chat');
+    const s = session(ctx);
+    let dashboard;
+    if (surface === 'dashboard') {
+      dashboard = Object.hasOwn(DASHBOARDS, publicId ?? '') ? DASHBOARDS[publicId] : undefined;
+      if (!dashboard) throw new EmbedError(404, 'DashboardNotFoundError', 'This dashboard does not exist or is not shared with this embed.');
     }
+    ctx.body = {
+      mode: s.mode,
+      embedTenant: s.embedTenant,
+      deploymentId: dashboard ? dashboard.deploymentId : 1,
+      ...(s.expiresInMs !== undefined ? { expiresInMs: s.expiresInMs } : {}),
+      views: Object.fromEntries(Object.entries(VIEWS).map(([name, v]) => [name, { dimensions: v.dimensions }])),
+      dashboards: Object.fromEntries(Object.entries(DASHBOARDS).map(([id, d]) => [id, {
+        title: d.title, view: d.view, deploymentId: d.deploymentId,
+        pages: Object.fromEntries(Object.entries(d.pages).map(([p, page]) => [p, { title: page.title, widgets: page.widgets }])),
+      }])),
+    };
+  }
+
+  async function query(ctx) {
+    const publicId = single(ctx, 'publicId');
+    const widgetId = single(ctx, 'widget');
+    const fail = single(ctx, 'fail');
+    const all = single(ctx, 'all');
+    session(ctx);
+    const dashboard = Object.hasOwn(DASHBOARDS, publicId ?? '') ? DASHBOARDS[publicId] : undefined;
+    const widget = dashboard && Object.values(dashboard.pages).flatMap((p) => p.widgets).find((w) => w.id === widgetId);
+    if (!widget) throw new EmbedError(404, 'NotFound', 'No such dashboard widget.');
+    const raw = ctx.query.f === undefined ? [] : [].concat(ctx.query.f);
+    const filters = raw.map(parseFilterParam);
+    if (filters.some((f) => !f)) throw new EmbedError(400, 'BadFilter', 'f: each filter must be f_<view>.<dimension>=<JSON with a value key>');
+    await simulate(ctx, 40, 160);
+    // The session may have run out while the query "ran".
+    session(ctx);
+    if (fail === '1') throw new EmbedError(502, 'QueryError', `The warehouse timed out while running "${widget.title}".`);
+    ctx.body = runWidget(dashboard, widget, filters, { all: all === '1' });
+  }
+
+  async function ask(ctx) {
+    const q = single(ctx, 'q');
+    session(ctx);
+    if (typeof q !== 'string' || !q.trim() || q.length > 500) throw new EmbedError(400, 'BadRequest', 'q: a question of 1 to 500 characters');
+    await simulate(ctx, 350, 750);
+    session(ctx);
+    const result = answer(q);
+    if (!result) {
+      throw new EmbedError(422, 'UnansweredQueryError', 'I could not map that question onto the Sales model. Try revenue, orders, regions, categories, channels or accounts.');
+    }
+    ctx.body = { ...result, agentId: 'sales-analyst' };
+  }
+
+  // Mounted at /embed/api: a path it does not have, or a method it does not take, is JSON too.
+  const api = new Router({ sensitive: true, strict: true });
+  api.get('/bootstrap', bootstrap).get('/query', query).get('/ask', ask);
+  const apiErrors = async (ctx, next) => {
     ctx.set('cache-control', 'no-store');
-    if (ctx.path.startsWith('/embed/api/')) {
-      if (ctx.method !== 'GET') return fail(ctx, 405, 'MethodNotAllowed', 'GET only');
-      const route = ctx.path.slice('/embed/api/'.length);
-      if (route === 'bootstrap') return bootstrap(ctx);
-      if (route === 'query') return query(ctx);
-      if (route === 'ask') return ask(ctx);
-      return fail(ctx, 404, 'NotFound', 'No such endpoint.');
+    try {
+      await next();
+      if (ctx.body == null && ctx.status === 404) throw new EmbedError(404, 'NotFound', 'No such endpoint.');
+      if (ctx.body == null && ctx.status === 405) throw new EmbedError(405, 'MethodNotAllowed', 'GET only.');
+    } catch (error) {
+      if (!(error instanceof EmbedError)) throw error;
+      ctx.status = error.status;
+      ctx.body = { error: { name: error.errorName, message: error.message } };
     }
-    if (SURFACE_PATH.test(ctx.path) && (ctx.method === 'GET' || ctx.method === 'HEAD')) {
-      ctx.type = 'html';
-      ctx.set('content-security-policy', [
-        "default-src 'self'", "script-src 'self'", "style-src 'self'", "img-src 'self' data:", "connect-src 'self'",
-        "base-uri 'none'", "form-action 'none'", "object-src 'none'", `frame-ancestors ${frameAncestors}`,
-      ].join('; '));
-      ctx.set('referrer-policy', 'no-referrer');
-      ctx.body = shell;
-      return;
-    }
-    return next();
+  };
+
+  const pages = new Router({ sensitive: true });
+  const page = (ctx) => {
+    ctx.set('cache-control', 'no-store');
+    ctx.set('content-security-policy', csp);
+    ctx.set('referrer-policy', 'no-referrer');
+    ctx.type = 'html';
+    ctx.body = shell;
+  };
+  pages.get('/embed/dashboard/:publicId', (ctx, next) => (PUBLIC_ID.test(ctx.params.publicId) ? page(ctx) : next()));
+  pages.get('/embed/app', page).get('/embed/chat', page);
+
+  return {
+    api: chain(apiErrors, api.routes(), api.allowedMethods()),
+    pages: chain(pages.routes(), pages.allowedMethods()),
   };
 }

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import puppeteer from 'puppeteer-core';
 import { startTenant } from '../../tenant/index.js';
-import { startHost } from '../../demo/host/server.mjs';
+import { startHost } from '../../demo/host-server.mjs';
 import { filterRows } from '../../tenant/datasets.js';
 
 const CHROME_PATH = process.env.CHROME_PATH || '/usr/lib/chromium/chromium';
@@ -97,7 +97,7 @@ async function inEmbed(fn, arg, id = 'embed', p = page) {
 before(async () => {
   assert.ok(existsSync(bundle), 'cdn/svc-embed.min.js is missing: run npm run build first');
   host = await startHost({ port: 0, tenantOrigin: () => tenant.origin });
-  tenant = await startTenant({ port: 0, hostOrigins: [host.origin] });
+  tenant = await startTenant({ port: 0, allowOrigins: [host.origin] });
   browser = await puppeteer.launch({ executablePath: CHROME_PATH, headless: true, args: ARGS });
   page = await openPage('/');
 });

@@ -9,7 +9,7 @@ import { filterRows } from '../../tenant/datasets.js';
 const HOST = 'http://localhost:45678';
 let tenant;
 before(async () => {
-  tenant = await startTenant({ port: 0, hostOrigins: [HOST] });
+  tenant = await startTenant({ port: 0, allowOrigins: [HOST], latency: false });
 });
 after(() => tenant?.close());
 
@@ -28,7 +28,7 @@ describe('surface pages', () => {
       const csp = res.headers.get('content-security-policy');
       assert.match(csp, new RegExp(`frame-ancestors ${HOST}(;|$)`));
       assert.match(csp, /script-src 'self'/);
-      assert.ok(res.body.includes(`<meta name="svc-host-origins" content="${HOST}">`));
+      assert.ok(res.body.includes(`<meta name="svc-allow-origins" content="${HOST}">`));
     });
   }
   test('unknown surfaces and odd public ids are 404', async () => {
@@ -37,7 +37,8 @@ describe('surface pages', () => {
   });
   test('static assets and the protocol module are served', async () => {
     assert.equal((await get('/embed/static/main.js')).status, 200);
-    assert.equal((await get('/dist/protocol/index.js')).status, 200);
+    assert.equal((await get('/embed/protocol/index.js')).status, 200);
+    assert.equal((await get('/embed/static/origins.js')).status, 200);
   });
 });
 
@@ -63,6 +64,28 @@ describe('session rules (bootstrap)', () => {
       const res = await get(`/embed/api/bootstrap?surface=chat&session=${encodeURIComponent(s)}`);
       assert.equal(res.status, 401, s);
       assert.equal(res.body.error.name, 'InvalidSessionError');
+    }
+  });
+  test('a repeated session is an invalid session on every endpoint, never "no session"', async () => {
+    for (const sessions of ['session=demo-acme&session=demo-globex', 'session=demo-acme&session=demo-acme', 'session=x&session=y', 'session=&session=demo-acme']) {
+      for (const p of ['/embed/api/bootstrap?surface=dashboard&publicId=sales-overview', '/embed/api/bootstrap?surface=chat',
+        '/embed/api/query?publicId=sales-overview&widget=kpi-orders', '/embed/api/ask?q=revenue']) {
+        const res = await get(`${p}&${sessions}`);
+        assert.equal(res.status, 401, `${p} ${sessions}`);
+        assert.equal(res.body.error.name, 'InvalidSessionError');
+      }
+    }
+  });
+  test('any other repeated parameter of the embed API is a 400 (only the filter f repeats)', async () => {
+    for (const p of ['/embed/api/bootstrap?surface=chat&surface=chat', '/embed/api/bootstrap?surface=dashboard&publicId=sales-overview&publicId=support-ops',
+      '/embed/api/query?session=demo-acme&publicId=sales-overview&widget=kpi-orders&widget=kpi-orders',
+      '/embed/api/query?session=demo-acme&publicId=sales-overview&publicId=sales-overview&widget=kpi-orders',
+      '/embed/api/query?session=demo-acme&publicId=sales-overview&widget=kpi-orders&fail=0&fail=1',
+      '/embed/api/query?session=demo-acme&publicId=sales-overview&widget=kpi-orders&all=1&all=1',
+      '/embed/api/ask?session=demo-acme&q=revenue&q=orders']) {
+      const res = await get(p);
+      assert.equal(res.status, 400, p);
+      assert.equal(res.body.error.name, 'BadRequest', p);
     }
   });
   test('an unknown dashboard is a 404', async () => {
