@@ -36,12 +36,11 @@ function checkOptions(options) {
   if (typeof bare !== 'string' || !(isIP(bare) || HOST_NAME.test(bare))) {
     throw new TypeError(`startTenant: host must be a host name or an IP address to listen on, not ${shown(host)}`);
   }
-  const list = typeof allowOrigins === 'string' ? [allowOrigins] : allowOrigins;
-  if (!Array.isArray(list) || list.length === 0) {
+  if (!Array.isArray(allowOrigins) || allowOrigins.length === 0) {
     throw new TypeError('startTenant: allowOrigins must be a non-empty array of origins, e.g. ["http://localhost:*"]');
   }
   // parseAllowedOrigin throws a TypeError that names the entry and the rule it breaks.
-  const origins = [...new Set(list.map((o) => parseAllowedOrigin(o).origin))];
+  const origins = [...new Set(allowOrigins.map((o) => parseAllowedOrigin(o).origin))];
   if (typeof latency !== 'boolean') throw new TypeError(`startTenant: latency must be true or false, not ${shown(latency)}`);
   return { port, host: bare, allowOrigins: origins, latency };
 }

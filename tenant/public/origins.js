@@ -7,15 +7,15 @@
 /** Where any local dev server lives: the two loopback names, on any port. */
 export const DEFAULT_ALLOW_ORIGINS = Object.freeze(['http://localhost:*', 'http://127.0.0.1:*']);
 
+/** The URL of an http(s) origin-like string; 'not a URL' or 'scheme' names what is wrong otherwise. */
 function parts(text) {
   let url;
   try {
     url = new URL(text);
   } catch {
-    return undefined;
+    return 'not a URL';
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') return undefined;
-  return url;
+  return url.protocol === 'http:' || url.protocol === 'https:' ? url : 'scheme must be http: or https:';
 }
 
 /**
@@ -32,7 +32,7 @@ export function parseAllowedOrigin(entry) {
   const base = wildcard ? entry.slice(0, -2) : entry.replace(/\/$/, '');
   if (/[?#@\s]/.test(base)) fail('no query, fragment, credentials or spaces');
   const url = parts(base);
-  if (!url) fail('scheme must be http: or https:');
+  if (typeof url === 'string') fail(url);
   if (url.pathname !== '/' || base.slice(url.protocol.length + 2).includes('/')) fail('no path');
   if (url.hostname.includes('*')) fail('only the port may be a wildcard');
   // With a wildcard the base must already be canonical: "http://localhost:80:*" is not "any port".
@@ -60,7 +60,7 @@ export function allowedOrigins(entries) {
       if (typeof origin !== 'string') return false;
       const url = parts(origin);
       // "null" (opaque origins) and anything that is not already a serialised origin never match.
-      if (!url || url.origin !== origin) return false;
+      if (typeof url === 'string' || url.origin !== origin) return false;
       return list.some((e) => e.scheme === url.protocol && e.host === url.hostname && (e.port === '*' || e.port === url.port));
     },
   };

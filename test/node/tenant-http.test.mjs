@@ -2,10 +2,15 @@
 // from its own root and nothing else can be named, only loopback Host names are answered, every
 // response is nosniff, and a hostile request costs at most one line of stderr. Requests go over a bare
 // socket so that paths and headers arrive exactly as written.
-import { after, before, describe, test } from 'node:test';
+import { after, before, describe, mock, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import mount from 'koa-mount';
+import { createApp, httpError, listen, serveDir } from '../../tenant/http.js';
 import { startTenant } from '../../tenant/index.js';
 import { startHost } from '../../demo/host-server.mjs';
 import { rawRequest } from '../support/raw-http.mjs';
@@ -55,7 +60,8 @@ const SERVERS = {
       '/package.json', '/.git/config', '/tenant/seed.js', '/tenant/public/main.js', '/dist/cli.js',
       '/dist/protocol/index.js', '/node_modules/koa/package.json', '/%2e%2e/package.json', '/embed/../package.json',
       '/embed/static/', '/embed/static', '/embed/protocol/', '/embed/static/.', '/embed/static/%2e',
-      '/embed/static/../embed.js', '/embed/embed.html', '/embed/static/embed.html',
+      '/embed/static/../embed.js', '/embed/embed.html', '/embed/static/embed.html', '/embed/protocol/index.d.ts',
+      '/embed/static/%2e%2e/index.d.ts',
     ],
   },
   host: {
@@ -70,6 +76,7 @@ const SERVERS = {
       ...traversals('/demo/host/', 'tenant/seed.js'),
       '/package.json', '/.git/config', '/tenant/seed.js', '/demo/host/server.mjs', '/dist/cli.js', '/dist/api/index.js',
       '/dist/index.js', '/src/index.ts', '/node_modules/koa/package.json', '/demo/host/', '/cdn/', '/dist/protocol/',
+      '/dist/protocol/index.d.ts', '/demo/host/../host-server.mjs', '/demo/host/%2e%2e/host-server.mjs',
     ],
   },
 };
@@ -150,7 +157,9 @@ for (const [name, spec] of Object.entries(SERVERS)) {
     });
 
     test('a missing Host, two Host headers, or an absolute-form target are refused', async () => {
-      assert.equal((await get([])).status, 400);
+      const none = await get([]);
+      assert.equal(none.status, 400);
+      assert.equal(none.headers['x-content-type-options'], 'nosniff');
       assert.equal((await get([`localhost:${port()}`, 'attacker.example'])).status, 400);
       assert.equal((await get([`localhost:${port()}`, `localhost:${port()}`])).status, 400);
       const absolute = await rawRequest(spec.server().origin, `http://attacker.example${spec.ok[0]}`, { headers: [['Host', `localhost:${port()}`]] });
@@ -204,5 +213,90 @@ describe('stderr under attack', () => {
     } finally {
       child.kill();
     }
+  });
+});
+
+describe('serveDir on a directory of its own: dotfiles, symbolic links, extensions', () => {
+  let base;
+  let served;
+  before(async () => {
+    base = await mkdtemp(join(tmpdir(), 'svc-serve-dir-'));
+    const root = join(base, 'root');
+    const outside = join(base, 'outside');
+    await mkdir(join(root, 'sub'), { recursive: true });
+    await mkdir(join(root, '.hidden'));
+    await mkdir(outside);
+    await writeFile(join(root, 'index.js'), 'export const ok = 1;\n');
+    await writeFile(join(root, 'sub', 'a.js'), 'export const a = 1;\n');
+    await writeFile(join(root, 'notes.txt'), 'not a script\n');
+    await writeFile(join(root, '.secret.js'), 'export const CREDENTIALS = 1;\n');
+    await writeFile(join(root, '.hidden', 'x.js'), 'export const CREDENTIALS = 2;\n');
+    await writeFile(join(outside, 'secret.js'), 'export const CREDENTIALS = 3;\n');
+    await symlink(join(outside, 'secret.js'), join(root, 'link.js'));
+    await symlink(outside, join(root, 'linkdir'));
+    await symlink(join(root, 'sub', 'a.js'), join(root, 'inner.js'));
+    await symlink(join(root, 'loop.js'), join(root, 'loop.js'));
+    const app = createApp('test');
+    app.use(mount('/files', serveDir(root, { extensions: ['.js'] })));
+    served = await listen(app, { port: 0, host: '127.0.0.1' });
+  });
+  after(async () => {
+    await served?.close();
+    await rm(base, { recursive: true, force: true });
+  });
+
+  test('files under the root with an allowed extension, and links that stay inside it', async () => {
+    for (const p of ['/files/index.js', '/files/sub/a.js', '/files/inner.js', '/files/sub%2fa.js']) {
+      const res = await rawRequest(served.origin, p);
+      assert.equal(res.status, 200, p);
+      assert.match(res.body, /export const/);
+    }
+  });
+
+  test('dotfiles, dot directories, links out of the root, loops, directories and other extensions are 404', async () => {
+    for (const p of ['/files/.secret.js', '/files/%2esecret.js', '/files/.hidden/x.js', '/files/%2ehidden/x.js', '/files/link.js',
+      '/files/linkdir/secret.js', '/files/loop.js', '/files/sub', '/files/sub/', '/files/', '/files', '/files/notes.txt',
+      '/files/index.js/', '/files/index.js%00', '/files/index.js%2f', '/files//index.js', '/files/sub/../index.js']) {
+      const res = await rawRequest(served.origin, p);
+      assert.ok([400, 404].includes(res.status), `${p}: ${res.status}`);
+      assert.doesNotMatch(res.body, /CREDENTIALS/, p);
+    }
+  });
+});
+
+describe('the error boundary', () => {
+  let served;
+  const logged = [];
+  before(async () => {
+    mock.method(console, 'error', (...args) => logged.push(args.join(' ')));
+    const app = createApp('test');
+    app.use(async (ctx) => {
+      if (ctx.path === '/boom') throw new Error('boom\nsecond line\u001b[31m\u202e');
+      if (ctx.path === '/teapot') throw httpError(418, 'No coffee here.');
+      ctx.body = 'ok';
+    });
+    served = await listen(app, { port: 0, host: '127.0.0.1' });
+  });
+  after(async () => {
+    await served?.close();
+    mock.restoreAll();
+  });
+
+  test('a failure of the server is a bare 500 and one neutralised log line', async () => {
+    const res = await rawRequest(served.origin, '/boom');
+    assert.equal(res.status, 500);
+    assert.equal(res.body, 'Internal Server Error\n');
+    assert.equal(res.headers['x-content-type-options'], 'nosniff');
+    assert.equal(logged.length, 1);
+    assert.doesNotMatch(logged[0], /[\n\r\u001b\u202e]/);
+    assert.match(logged[0], /^\[test\] 500 GET \/boom: boom\?second line\?\[31m\?$/);
+  });
+
+  test('a refusal (4xx) is answered with its own message and logs nothing', async () => {
+    const before = logged.length;
+    const res = await rawRequest(served.origin, '/teapot');
+    assert.equal(res.status, 418);
+    assert.equal(res.body, 'No coffee here.\n');
+    assert.equal(logged.length, before);
   });
 });
