@@ -71,16 +71,15 @@ export async function startTenant(options) {
 export function describeTenant({ origin, allowOrigins }) {
   return [
     `Simulated tenant  ${origin}`,
-    `  may be framed by  ${allowOrigins.join('  ')}`,
+    `  framed by       ${allowOrigins.join('  ')}`,
     '',
-    '  <svc-embed',
-    `    src="${origin}/embed/dashboard/sales-overview?session=demo-acme"`,
-    '    style="height: 640px"></svc-embed>',
+    `  <svc-embed src="${origin}/embed/dashboard/sales-overview?session=demo-acme" style="height: 640px"></svc-embed>`,
     '',
-    `  Embed       ${origin}/embed/dashboard/<sales-overview | support-ops>   ${origin}/embed/app   ${origin}/embed/chat`,
-    '  Sessions    demo-acme, demo-globex (signed) · none (private) · demo-acme-ttl20 (expires 20 s after load) · expired',
-    `  REST        ${origin}/api/v1/deployments/1/notifications/1/recipients`,
-    `  SCIM        ${origin}/api/scim/v2/Users`,
-    '  Keys        Bearer demo-admin-key (admin) · demo-scoped-key (deployment 1) · demo-viewer-key (not admin) · demo-scim-token (SCIM)',
+    '  Surfaces  /embed/dashboard/sales-overview  /embed/dashboard/support-ops  /embed/app  /embed/chat',
+    '  Sessions  demo-acme, demo-globex (signed) · none (private) · demo-acme-ttl20 (ends 20 s after load) · expired',
+    `  REST      ${origin}/api/v1/deployments/1/notifications/1/recipients`,
+    '            Authorization: Bearer demo-admin-key   (demo-scoped-key: deployment 1 only; demo-viewer-key: not an admin)',
+    `  SCIM      ${origin}/api/scim/v2/Users`,
+    '            Authorization: Bearer demo-scim-token',
   ].join('\n');
 }
