@@ -1,5 +1,7 @@
 // `npm start`: builds when the build is missing or older than src/, then serves the demo host on
-// http://localhost:8000 and the simulated tenant on http://127.0.0.1:8001 (HOST_PORT, TENANT_PORT).
+// http://localhost:8000 and the simulated tenant on http://127.0.0.1:8001 (HOST_PORT, TENANT_PORT;
+// 0 picks a free port). The tenant is the same startTenant that svc-embed/tenant exports; it allows
+// host pages on localhost and 127.0.0.1 at any port, so the demo opens under either name.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -45,31 +47,32 @@ const hostPort = port('HOST_PORT', 8000);
 const tenantPort = port('TENANT_PORT', 8001);
 
 // Imported only after the build: the tenant runs on the compiled protocol module.
-const { startTenant } = await import('../demo/tenant/server.mjs');
-const { startHost } = await import('../demo/host/server.mjs');
+const { startTenant, describeTenant } = await import('../tenant/index.js');
+const { startHost } = await import('../demo/host-server.mjs');
 
 let tenant;
 let host;
 try {
-  const hostOrigin = `http://localhost:${hostPort}`;
-  tenant = await startTenant({ port: tenantPort, hostOrigins: hostPort ? [hostOrigin] : undefined });
+  tenant = await startTenant({ port: tenantPort });
   host = await startHost({ port: hostPort, tenantOrigin: tenant.origin });
 } catch (error) {
   await tenant?.close();
   const busy = error?.code === 'EADDRINUSE';
-  console.error(busy ? `[start] port ${error.port} is in use: set HOST_PORT / TENANT_PORT to free ports.` : error);
+  console.error(busy ? `[start] port ${error.port} is in use: set HOST_PORT / TENANT_PORT to free ports.` : `[start] ${error?.message ?? error}`);
   process.exit(1);
 }
 
+// The origins printed are the real ones: with HOST_PORT=0 or TENANT_PORT=0, the ports the system chose.
+const hostAlias = host.origin.replace('//localhost:', '//127.0.0.1:');
+const indent = (text) => text.replace(/^(?=.)/gm, '  ');
 console.log(`
   svc-embed demo
 
-  Demo host        ${host.origin}/            (playground)
+  Demo host        ${host.origin}/            (playground; ${hostAlias}/ works too)
                    ${host.origin}/compare     (two embeds side by side)
-  Simulated tenant ${tenant.origin}
-                   ${tenant.origin}/embed/dashboard/sales-overview?session=demo-acme
-                   ${tenant.origin}/api/v1/deployments/1/notifications/1/recipients   (Bearer demo-admin-key)
-                   ${tenant.origin}/api/scim/v2/Users                                 (Bearer demo-scim-token)
+                   ${host.origin}/session?tenant=acme&ttl=20   (a fresh session, for a session provider)
+
+${indent(describeTenant(tenant))}
 
   Ctrl-C stops both servers.
 `);

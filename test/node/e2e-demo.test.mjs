@@ -5,9 +5,9 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import puppeteer from 'puppeteer-core';
-import { startTenant } from '../../demo/tenant/server.mjs';
-import { startHost } from '../../demo/host/server.mjs';
-import { filterRows } from '../../demo/tenant/datasets.js';
+import { startTenant } from '../../tenant/index.js';
+import { startHost } from '../../demo/host-server.mjs';
+import { filterRows } from '../../tenant/datasets.js';
 
 const CHROME_PATH = process.env.CHROME_PATH || '/usr/lib/chromium/chromium';
 const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking',
@@ -23,7 +23,7 @@ let browser;
 let page;
 
 /** Records every svc-* event on the page (they bubble and are composed) before any script runs. */
-async function openPage(path) {
+async function openPage(path, origin = host.origin) {
   const p = await browser.newPage();
   await p.setViewport({ width: 1500, height: 950 });
   await p.evaluateOnNewDocument((names) => {
@@ -35,7 +35,7 @@ async function openPage(path) {
   const cdp = await p.createCDPSession();
   // The export control really downloads a file; nothing may land on disk during tests.
   await cdp.send('Browser.setDownloadBehavior', { behavior: 'deny' }).catch(() => {});
-  await p.goto(host.origin + path);
+  await p.goto(origin + path);
   return p;
 }
 
@@ -97,7 +97,9 @@ async function inEmbed(fn, arg, id = 'embed', p = page) {
 before(async () => {
   assert.ok(existsSync(bundle), 'cdn/svc-embed.min.js is missing: run npm run build first');
   host = await startHost({ port: 0, tenantOrigin: () => tenant.origin });
-  tenant = await startTenant({ port: 0, hostOrigins: [host.origin] });
+  // The tenant's default allowed origins (localhost and 127.0.0.1 on any port): what `npm start` and
+  // `svc-embed tenant` run with.
+  tenant = await startTenant({ port: 0 });
   browser = await puppeteer.launch({ executablePath: CHROME_PATH, headless: true, args: ARGS });
   page = await openPage('/');
 });
@@ -330,6 +332,60 @@ describe('side-by-side page', () => {
       const counts = (await eventsSince(since, p)).reduce((m, e) => m.set(e.id, (m.get(e.id) ?? 0) + 1), new Map());
       assert.equal(counts.get('left'), counts.get('right'));
       assert.ok(await p.$('#log-left .entry') && await p.$('#log-right .entry'));
+    } finally {
+      await p.close();
+    }
+  });
+});
+
+describe('allowed host origins: the defaults, localhost and 127.0.0.1 on any port', () => {
+  test('the playground opened on 127.0.0.1:<port> gets a ready embed that takes actions', async () => {
+    const alias = host.origin.replace('//localhost:', '//127.0.0.1:');
+    assert.notEqual(alias, host.origin);
+    const p = await openPage('/', alias);
+    try {
+      const ready = await waitEvent('svc-ready', { p });
+      assert.equal(ready.detail.payload.embedTenant, 'acme');
+      await p.click('#color-scheme button[data-value="dark"]');
+      assert.equal(await inEmbed(() => document.documentElement.dataset.effectiveScheme === 'dark' && 'dark', undefined, 'embed', p), 'dark');
+    } finally {
+      await p.close();
+    }
+  });
+});
+
+describe('sessions on the embed page', () => {
+  test('demo-<tenant>-ttl<N>: ready, then a fatal SessionExpiredError (context auth), and the embed shows it expired', async () => {
+    const p = await openPage('/');
+    try {
+      const src = `${tenant.origin}/embed/dashboard/sales-overview?session=demo-acme-ttl1-e2e${Date.now().toString(36)}`;
+      await p.evaluate((s) => {
+        const el = document.createElement('svc-embed');
+        el.id = 'ttl';
+        el.style.height = '400px';
+        el.setAttribute('src', s);
+        document.body.append(el);
+      }, src);
+      const ready = await waitEvent('svc-ready', { p, where: (_, e) => e.id === 'ttl' });
+      assert.equal(ready.detail.payload.mode, 'signed');
+      const error = await waitEvent('svc-error', { p, where: (d, e) => e.id === 'ttl' && d.payload.fatal === true, timeout: 30000 });
+      const { name, context, fatal } = error.detail.payload;
+      assert.deepEqual({ name, context, fatal }, { name: 'SessionExpiredError', context: 'auth', fatal: true });
+      assert.equal(await inEmbed(() => document.querySelector('.fatal-card h1')?.textContent, undefined, 'ttl', p), 'Session expired');
+    } finally {
+      await p.close();
+    }
+  });
+
+  test('a repeated session is an invalid session, and a repeated allowExport is no grant', async () => {
+    const p = await browser.newPage();
+    try {
+      await p.goto(`${tenant.origin}/embed/dashboard/sales-overview?session=demo-acme&session=demo-globex`);
+      await p.waitForSelector('#root[data-error="InvalidSessionError"]', { timeout: 8000 });
+      await p.goto(`${tenant.origin}/embed/dashboard/sales-overview?session=demo-acme&allowExport=false&allowExport=true`);
+      await p.waitForSelector('[data-widget="kpi-orders"] .kpi-value', { timeout: 8000 });
+      assert.equal(await p.$$eval('[data-export]', (els) => els.length), 0);
+      assert.match(await p.$eval('.debug-info', (e) => e.textContent), /export off/);
     } finally {
       await p.close();
     }

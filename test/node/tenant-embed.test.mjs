@@ -2,14 +2,15 @@
 // session, query and ask endpoints the surfaces call.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startTenant } from '../../demo/tenant/server.mjs';
+import { startTenant } from '../../tenant/index.js';
 import { filterParam } from '../../dist/protocol/index.js';
-import { filterRows } from '../../demo/tenant/datasets.js';
+import { filterRows } from '../../tenant/datasets.js';
+import { createSessions, parseSession } from '../../tenant/sessions.js';
 
 const HOST = 'http://localhost:45678';
 let tenant;
 before(async () => {
-  tenant = await startTenant({ port: 0, hostOrigins: [HOST] });
+  tenant = await startTenant({ port: 0, allowOrigins: [HOST], latency: false });
 });
 after(() => tenant?.close());
 
@@ -28,7 +29,7 @@ describe('surface pages', () => {
       const csp = res.headers.get('content-security-policy');
       assert.match(csp, new RegExp(`frame-ancestors ${HOST}(;|$)`));
       assert.match(csp, /script-src 'self'/);
-      assert.ok(res.body.includes(`<meta name="svc-host-origins" content="${HOST}">`));
+      assert.ok(res.body.includes(`<meta name="svc-allow-origins" content="${HOST}">`));
     });
   }
   test('unknown surfaces and odd public ids are 404', async () => {
@@ -37,7 +38,8 @@ describe('surface pages', () => {
   });
   test('static assets and the protocol module are served', async () => {
     assert.equal((await get('/embed/static/main.js')).status, 200);
-    assert.equal((await get('/dist/protocol/index.js')).status, 200);
+    assert.equal((await get('/embed/protocol/index.js')).status, 200);
+    assert.equal((await get('/embed/static/origins.js')).status, 200);
   });
 });
 
@@ -63,6 +65,28 @@ describe('session rules (bootstrap)', () => {
       const res = await get(`/embed/api/bootstrap?surface=chat&session=${encodeURIComponent(s)}`);
       assert.equal(res.status, 401, s);
       assert.equal(res.body.error.name, 'InvalidSessionError');
+    }
+  });
+  test('a repeated session is an invalid session on every endpoint, never "no session"', async () => {
+    for (const sessions of ['session=demo-acme&session=demo-globex', 'session=demo-acme&session=demo-acme', 'session=x&session=y', 'session=&session=demo-acme']) {
+      for (const p of ['/embed/api/bootstrap?surface=dashboard&publicId=sales-overview', '/embed/api/bootstrap?surface=chat',
+        '/embed/api/query?publicId=sales-overview&widget=kpi-orders', '/embed/api/ask?q=revenue']) {
+        const res = await get(`${p}&${sessions}`);
+        assert.equal(res.status, 401, `${p} ${sessions}`);
+        assert.equal(res.body.error.name, 'InvalidSessionError');
+      }
+    }
+  });
+  test('any other repeated parameter of the embed API is a 400 (only the filter f repeats)', async () => {
+    for (const p of ['/embed/api/bootstrap?surface=chat&surface=chat', '/embed/api/bootstrap?surface=dashboard&publicId=sales-overview&publicId=support-ops',
+      '/embed/api/query?session=demo-acme&publicId=sales-overview&widget=kpi-orders&widget=kpi-orders',
+      '/embed/api/query?session=demo-acme&publicId=sales-overview&publicId=sales-overview&widget=kpi-orders',
+      '/embed/api/query?session=demo-acme&publicId=sales-overview&widget=kpi-orders&fail=0&fail=1',
+      '/embed/api/query?session=demo-acme&publicId=sales-overview&widget=kpi-orders&all=1&all=1',
+      '/embed/api/ask?session=demo-acme&q=revenue&q=orders']) {
+      const res = await get(p);
+      assert.equal(res.status, 400, p);
+      assert.equal(res.body.error.name, 'BadRequest', p);
     }
   });
   test('an unknown dashboard is a 404', async () => {
@@ -96,5 +120,54 @@ describe('queries', () => {
     assert.equal(ok.body.table.rows.length, 4);
     const no = await get('/embed/api/ask?session=demo-acme&q=weather%20in%20Paris');
     assert.equal(no.status, 422);
+  });
+});
+
+describe('sessions that expire: demo-<tenant>-ttl<N>', () => {
+  test('the rules, with a clock of our own: valid for N seconds from first sight, then expired for good', () => {
+    let now = 1_000_000;
+    const sessions = createSessions({ now: () => now });
+    const first = sessions.check(['demo-acme-ttl2-a']);
+    assert.deepEqual([first.ok, first.mode, first.embedTenant, first.expiresInMs], [true, 'signed', 'acme', 2000]);
+    now += 1999;
+    assert.equal(sessions.check(['demo-acme-ttl2-a']).expiresInMs, 1);
+    assert.equal(sessions.check(['demo-acme-ttl2-b']).expiresInMs, 2000, 'each session id has its own clock');
+    now += 1;
+    assert.equal(sessions.check(['demo-acme-ttl2-a']).name, 'SessionExpiredError');
+    now += 3_600_000;
+    assert.equal(sessions.check(['demo-acme-ttl2-a']).name, 'SessionExpiredError', 'it never comes back');
+    assert.equal(sessions.check(['demo-acme']).expiresInMs, undefined, 'plain sessions do not expire');
+  });
+
+  test('what counts as a ttl session, and what is invalid', () => {
+    assert.equal(parseSession(['demo-GLOBEX-ttl20']).embedTenant, 'globex');
+    assert.equal(parseSession(['demo-acme-ttl86400-x_y-z']).ttlMs, 86_400_000);
+    for (const s of ['demo-acme-ttl0', 'demo-acme-ttl86401', 'demo-acme-ttl', 'demo-acme-ttlx', 'demo-acme-ttl-5', 'demo-acme-ttl1.5', 'demo-acme-ttl20-']) {
+      assert.equal(parseSession([s]).name, 'InvalidSessionError', s);
+    }
+    assert.equal(parseSession(['demo-acme-ttl20', 'demo-acme-ttl20']).name, 'InvalidSessionError');
+  });
+
+  test('over HTTP: the bootstrap says how long is left; once it is over, every endpoint refuses the session', async () => {
+    const id = `demo-acme-ttl1-${Date.now().toString(36)}`;
+    const boot = await get(`/embed/api/bootstrap?surface=dashboard&publicId=sales-overview&session=${id}`);
+    assert.equal(boot.status, 200);
+    assert.equal(boot.body.mode, 'signed');
+    assert.ok(boot.body.expiresInMs > 0 && boot.body.expiresInMs <= 1000, String(boot.body.expiresInMs));
+    let res;
+    const deadline = Date.now() + 30_000;
+    do {
+      await new Promise((r) => setTimeout(r, 100));
+      res = await get(`/embed/api/query?publicId=sales-overview&widget=kpi-orders&session=${id}`);
+    } while (res.status === 200 && Date.now() < deadline);
+    assert.equal(res.status, 401);
+    assert.equal(res.body.error.name, 'SessionExpiredError');
+    for (const p of ['/embed/api/bootstrap?surface=dashboard&publicId=sales-overview', '/embed/api/ask?q=revenue']) {
+      const again = await get(`${p}&session=${id}`);
+      assert.equal(again.status, 401, p);
+      assert.equal(again.body.error.name, 'SessionExpiredError');
+    }
+    const plain = await get('/embed/api/bootstrap?surface=chat&session=demo-acme');
+    assert.equal(plain.body.expiresInMs, undefined);
   });
 });

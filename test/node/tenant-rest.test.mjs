@@ -1,8 +1,9 @@
 // Contract tests of the simulated tenant's getRecipients endpoint (spec 4.1, 5.1, 5.3, 7, 8), over HTTP.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startTenant } from '../../demo/tenant/server.mjs';
-import { recipientsOf } from '../../demo/tenant/seed.js';
+import { startTenant } from '../../tenant/index.js';
+import { recipientsOf } from '../../tenant/seed.js';
+import { rawRequest } from '../support/raw-http.mjs';
 
 let tenant;
 before(async () => {
@@ -172,9 +173,36 @@ describe('GET recipients: 401', () => {
     assertError(res, 401);
     assert.ok(!JSON.stringify(res.body).includes('not-a-real-key'));
   });
+  test('a tab, or a space before the scheme-less token, is still malformed', async () => {
+    for (const header of ['Bearer\tdemo-admin-key', 'Bearer,demo-admin-key', 'Bearer=demo-admin-key']) {
+      const res = await rawRequest(tenant.origin, path(1, 2), { headers: [['Host', new URL(tenant.origin).host], ['Authorization', header]] });
+      assert.equal(res.status, 401, JSON.stringify(header));
+    }
+  });
   test('the scheme is case-insensitive', async () => {
     const res = await fetch(tenant.origin + path(1, 2), { headers: { authorization: 'bearer demo-admin-key' } });
     assert.equal(res.status, 200);
+  });
+});
+
+describe('GET recipients: the Authorization header (RFC 6750, RFC 9110)', () => {
+  test('one or more spaces between the scheme and the token (1*SP)', async () => {
+    for (const header of ['Bearer  demo-admin-key', 'Bearer   demo-admin-key', 'bearer     demo-admin-key']) {
+      const res = await fetch(tenant.origin + path(1, 2), { headers: { authorization: header } });
+      assert.equal(res.status, 200, JSON.stringify(header));
+    }
+  });
+  test('two Authorization headers are a 400, whatever they hold', async () => {
+    const hostHeader = ['Host', new URL(tenant.origin).host];
+    for (const pair of [['Bearer demo-viewer-key', 'Bearer demo-admin-key'], ['Bearer demo-admin-key', 'Bearer garbage'],
+      ['Bearer demo-admin-key', 'Bearer demo-admin-key'], ['Bearer demo-admin-key', '']]) {
+      const res = await rawRequest(tenant.origin, path(1, 2), { headers: [hostHeader, ...pair.map((v) => ['Authorization', v])] });
+      assert.equal(res.status, 400, pair.join(' + '));
+      const body = JSON.parse(res.body);
+      assert.equal(body.error.status, 400);
+      assert.equal(body.error.code, 'invalid_request');
+      assert.ok(!res.body.includes('demo-admin-key') && !res.body.includes('demo-viewer-key'), 'never echoed');
+    }
   });
 });
 

@@ -1,7 +1,8 @@
 // Contract tests of the simulated tenant's SCIM user listing (spec 4.2, 5.2, RFC 7644), over HTTP.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startTenant } from '../../demo/tenant/server.mjs';
+import { startTenant } from '../../tenant/index.js';
+import { rawRequest } from '../support/raw-http.mjs';
 
 const ERROR = 'urn:ietf:params:scim:api:messages:2.0:Error';
 const LIST = 'urn:ietf:params:scim:api:messages:2.0:ListResponse';
@@ -73,6 +74,36 @@ describe('SCIM ListResponse', () => {
     assert.equal(c.body.itemsPerPage, 100);
   });
 
+  test('a huge count is clamped to the maximum (RFC 7644 3.4.2.4), not refused', async () => {
+    for (const count of ['9999999999', '9'.repeat(400), '201', '200000']) {
+      const res = await scim(`?count=${count}`);
+      assert.equal(res.status, 200, count.slice(0, 20));
+      assert.equal(res.body.itemsPerPage, 137);
+    }
+    const res = await scim('?count=9999999999&startIndex=101');
+    assert.equal(res.body.itemsPerPage, 37);
+    assert.equal((await scim('?count=-9999999999')).body.itemsPerPage, 0);
+  });
+
+  test('a huge startIndex is an empty page with an integer startIndex; a huge negative one counts as 1', async () => {
+    for (const startIndex of ['9999999999', '9'.repeat(40)]) {
+      const res = await scim(`?startIndex=${startIndex}&count=5`);
+      assert.equal(res.status, 200);
+      assert.deepEqual(res.body.Resources, []);
+      assert.equal(res.body.itemsPerPage, 0);
+      assert.equal(res.body.totalResults, 137);
+      assert.ok(Number.isSafeInteger(res.body.startIndex) && res.body.startIndex > 137, String(res.body.startIndex));
+    }
+    const neg = await scim('?startIndex=-9999999999&count=5');
+    assert.equal(neg.body.startIndex, 1);
+    assert.equal(neg.body.itemsPerPage, 5);
+  });
+
+  test('Bearer with several spaces, as RFC 6750 allows', async () => {
+    assert.equal((await scim('?count=1', 'Bearer   demo-scim-token')).status, 200);
+    assert.equal((await scim('?count=1', 'Api-Key  demo-scim-token')).status, 200);
+  });
+
   test('Api-Key is accepted as well as Bearer', async () => {
     const res = await scim('?count=2', 'Api-Key demo-scim-token');
     assert.equal(res.status, 200);
@@ -108,11 +139,19 @@ describe('SCIM errors', () => {
     assertScimError(unknown, 401);
     assert.ok(!JSON.stringify(unknown.body).includes('nope-token'));
   });
+  test('400 for two Authorization headers', async () => {
+    const res = await rawRequest(tenant.origin, '/api/scim/v2/Users?count=1', { headers: [['Host', new URL(tenant.origin).host],
+      ['Authorization', 'Bearer demo-scim-token'], ['Authorization', 'Api-Key demo-scim-token']] });
+    assert.equal(res.status, 400);
+    assert.match(res.headers['content-type'], /application\/scim\+json/);
+    assert.equal(JSON.parse(res.body).status, '400');
+  });
   test('403 for a REST key', async () => {
     assertScimError(await scim('', 'Bearer demo-admin-key'), 403);
   });
   test('400 invalidValue for non-integer paging', async () => {
-    for (const q of ['?count=abc', '?startIndex=1.5', '?count=', '?count=1&count=2']) {
+    for (const q of ['?count=abc', '?startIndex=1.5', '?count=', '?count=1&count=2', '?startIndex=1&startIndex=2',
+      '?count=1e3', '?count=0x10', '?count=%205', '?count=5%20', '?count=+5', '?startIndex=--1', '?filter=a&filter=b']) {
       const res = await scim(q);
       assertScimError(res, 400);
       assert.equal(res.body.scimType, 'invalidValue', q);

@@ -1,11 +1,12 @@
-// The embed half of the message protocol, on the shared protocol module (served from dist/protocol):
+// The embed half of the message protocol, on the shared protocol module (served at /embed/protocol/):
 // events are built and checked with buildEvent, actions checked with validateAction. Only the parent
 // window, on an allowed host origin, is listened to and posted to, and never with a '*' target.
-import { SOURCE, buildEvent, isPlainObject, validateAction } from '/dist/protocol/index.js';
+import { SOURCE, buildEvent, isPlainObject, validateAction } from '/embed/protocol/index.js';
+import { allowedOrigins, postTargets } from './origins.js';
 
 /**
- * The parent's origin when the browser tells it (ancestorOrigins in Chromium and WebKit, the referrer
- * elsewhere), else undefined.
+ * The parent's origin when the browser tells it: ancestorOrigins (Chromium, WebKit), else the referrer
+ * (Firefox; the host's <svc-embed> sends its origin only, with referrerpolicy="strict-origin").
  */
 function parentOrigin() {
   let origin;
@@ -20,16 +21,17 @@ function parentOrigin() {
 }
 
 /**
- * @param {{surface: string, hostOrigins: string[], onAction: (msg) => void, onLog: (entry) => void}} options
+ * @param {{surface: string, allowOrigins: string[], onAction: (msg) => void, onLog: (entry) => void}} options
  */
-export function createBridge({ surface, hostOrigins, onAction, onLog }) {
+export function createBridge({ surface, allowOrigins, onAction, onLog }) {
   const framed = window.parent !== window;
-  const known = parentOrigin();
-  // When the parent's origin is known, post to it alone (if it is allowed at all). When it is not,
-  // target each allowed origin: the browser delivers only to the one the parent really has.
-  const targets = !framed ? [] : known ? (hostOrigins.includes(known) ? [known] : []) : hostOrigins;
+  const allowed = allowedOrigins(allowOrigins);
+  const targets = framed ? postTargets(parentOrigin(), allowed) : [];
+  let closed = false;
 
   function emit(type, payload) {
+    // After a fatal error the embed is dead: nothing more reaches the host.
+    if (closed) return undefined;
     const envelope = buildEvent(type, surface, payload);
     for (const origin of targets) window.parent.postMessage(envelope, origin);
     onLog({ dir: 'out', type, payload: envelope.payload });
@@ -41,12 +43,16 @@ export function createBridge({ surface, hostOrigins, onAction, onLog }) {
     if (!framed || event.source !== window.parent) return;
     const data = event.data;
     const ours = isPlainObject(data) && Object.hasOwn(data, 'source') && data.source === SOURCE;
-    if (!hostOrigins.includes(event.origin)) {
+    if (!allowed.matches(event.origin)) {
       // Other traffic from a foreign origin is ignored silently; protocol look-alikes are worth showing.
       if (ours) onLog({ dir: 'rejected', reason: 'origin: not an allowed host origin' });
       return;
     }
     if (!ours) return;
+    if (closed) {
+      onLog({ dir: 'rejected', type: typeof data.type === 'string' ? data.type : undefined, reason: 'the embed has stopped' });
+      return;
+    }
     const result = validateAction(data);
     if (!result.ok) {
       onLog({ dir: 'rejected', type: result.type, reason: result.reason });
@@ -61,5 +67,12 @@ export function createBridge({ surface, hostOrigins, onAction, onLog }) {
     }
   });
 
-  return { emit, framed, targets };
+  return {
+    emit,
+    framed,
+    targets,
+    close() {
+      closed = true;
+    },
+  };
 }

@@ -1,6 +1,7 @@
 // A dashboard: widgets that query the tenant, render as SVG charts and tables, drill down on click,
 // export CSV when allowed, and report dashboard-loaded once every widget of a load has rendered.
-import { filterParam } from '/dist/protocol/index.js';
+import { filterParam } from '/embed/protocol/index.js';
+import { getJson } from './api.js';
 import { h } from './dom.js';
 import { barChart, donutChart, lineChart } from './charts.js';
 import { fmt, fmtDate, fmtTime, t } from './i18n.js';
@@ -88,15 +89,8 @@ export class Dashboard {
     return `/embed/api/query?${q}`;
   }
 
-  async fetchJson(url) {
-    const res = await fetch(url);
-    const body = await res.json().catch(() => ({}));
-    if (!res.ok) {
-      const err = new Error(body?.error?.message ?? `HTTP ${res.status}`);
-      err.name = body?.error?.name ?? 'QueryError';
-      throw err;
-    }
-    return body;
+  fetchJson(url) {
+    return getJson(url, 'QueryError');
   }
 
   /** Runs every widget's query; only the newest load reports dashboard-loaded. */

@@ -1,5 +1,6 @@
 // The analytics chat: a question goes to the tenant's agent; the embed reports submitted, then
 // completed or error. Answers are rendered as text and a small table, never as markup.
+import { getJson } from './api.js';
 import { h } from './dom.js';
 import { barChart } from './charts.js';
 import { fmt, t } from './i18n.js';
@@ -40,9 +41,7 @@ export class Chat {
     const q = new URLSearchParams({ q: query });
     if (this.session !== undefined) q.set('session', this.session);
     try {
-      const res = await fetch(`/embed/api/ask?${q}`);
-      const body = await res.json();
-      if (!res.ok) throw new Error(body?.error?.message ?? `HTTP ${res.status}`);
+      const body = await getJson(`/embed/api/ask?${q}`);
       pending.replaceWith(this.answer(body));
       this.emit('svc:event:ai-query', { query, status: 'completed', chatId: this.chatId, agentId: body.agentId });
     } catch (error) {

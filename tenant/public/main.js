@@ -1,6 +1,7 @@
 // The simulated embed: one page for the dashboard, app and chat surfaces. It verifies the session,
 // says ready, then renders its surface and applies the host's actions.
-import { parseFilterParam } from '/dist/protocol/index.js';
+import { parseFilterParam } from '/embed/protocol/index.js';
+import { whenSessionExpires } from './api.js';
 import { h } from './dom.js';
 import { createBridge } from './bridge.js';
 import { Dashboard } from './dashboard.js';
@@ -12,9 +13,14 @@ const params = new URLSearchParams(location.search);
 const match = /^\/embed\/(?:dashboard\/([A-Za-z0-9_-]{1,64})|(app|chat))\/?$/.exec(location.pathname);
 const surface = match?.[1] ? 'dashboard' : match?.[2] ?? 'dashboard';
 const publicId = match?.[1];
-const session = params.has('session') ? params.get('session') : undefined;
-const allowExport = params.get('allowExport') === 'true';
-const hostOrigins = (document.querySelector('meta[name="svc-host-origins"]')?.content ?? '').split(' ').filter(Boolean);
+// A repeated session is passed on as it came, so the tenant can refuse it: reading the first one
+// (or none) would turn an ambiguous URL into a valid session, or into private mode.
+const sessions = params.getAll('session');
+const session = sessions[0];
+// Export is a grant: only one unambiguous allowExport=true turns it on.
+const allowExport = params.getAll('allowExport').join() === 'true';
+const allowOrigins = (document.querySelector('meta[name="svc-allow-origins"]')?.content ?? '').split(' ').filter(Boolean);
+const EXPIRED = 'The embed session has expired. Ask the host application for a new session.';
 
 // ---- debug panel: every action in, every event out, every refused message
 
@@ -87,14 +93,27 @@ const ctx = { session, allowExport, filters: new Map(), failNext: new Set(), dim
 let bridge;
 let current = { path: undefined, refresh: () => {}, relabel: () => {} };
 
+let dead = false;
+let expiryTimer;
+/** Takes the surface down: the error card replaces it, the host hears one fatal error, then nothing. */
 function fatal(name, message, context) {
+  if (dead) return;
+  dead = true;
+  clearTimeout(expiryTimer);
   root.className = 'fatal';
+  root.dataset.error = name;
   root.removeAttribute('aria-busy');
   root.replaceChildren(h('div', { class: 'fatal-card', role: 'alert' },
     h('div', { class: 'fatal-icon', 'aria-hidden': 'true' }, '!'), h('h1', {}, name === 'SessionExpiredError' ? 'Session expired' : 'This embed cannot be shown'),
     h('p', {}, message)), debugPanel);
   bridge.emit('svc:event:error', { message, name, context, fatal: true });
+  bridge.close();
 }
+
+// A demo-<tenant>-ttl<N> session ends N seconds after the tenant first saw it. The tenant refuses its
+// queries from then on; the timer makes the embed say so even when it is idle.
+const expire = () => fatal('SessionExpiredError', EXPIRED, 'auth');
+whenSessionExpires(expire);
 
 // ---- surfaces
 
@@ -275,7 +294,7 @@ async function main() {
   let boot;
   let problem;
   const q = new URLSearchParams({ surface, ...(publicId ? { publicId } : {}) });
-  if (session !== undefined) q.set('session', session);
+  for (const s of sessions) q.append('session', s);
   try {
     const res = await fetch(`/embed/api/bootstrap?${q}`);
     const body = await res.json();
@@ -284,11 +303,11 @@ async function main() {
   } catch {
     problem = { name: 'NetworkError', message: 'The analytics service could not be reached.' };
   }
-  bridge = createBridge({ surface, hostOrigins, onAction, onLog: log });
+  bridge = createBridge({ surface, allowOrigins, onAction, onLog: log });
   failButton.disabled = surface === 'chat';
   failButton.addEventListener('click', () => current.failWidget?.());
   if (!boot) {
-    const context = problem.name === 'DashboardNotFoundError' ? 'dashboard' : 'session';
+    const context = { DashboardNotFoundError: 'dashboard', NetworkError: 'network' }[problem.name] ?? 'auth';
     fatal(problem.name, problem.message, context);
     return;
   }
@@ -304,6 +323,7 @@ async function main() {
     embedTenant: boot.embedTenant, deploymentId: boot.deploymentId, mode: boot.mode, surface, ...(publicId ? { publicId } : {}),
   });
   router.go('/');
+  if (Number.isFinite(boot.expiresInMs)) expiryTimer = setTimeout(expire, Math.max(0, boot.expiresInMs));
 }
 
 main();

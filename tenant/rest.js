@@ -1,12 +1,11 @@
-// The tenant's REST (spec 4.1, 5.1, 7, 8) and SCIM (spec 4.2, 5.2) endpoints under /api, as Koa
-// middleware for @web/dev-server. Every answer carries an x-request-id; bad input gets a 400 with a
-// JSON body and never reaches the data layer; credentials are never echoed.
+// The tenant's REST (spec 4.1, 5.1, 7, 8) and SCIM (spec 4.2, 5.2) endpoints, to mount at /api.
+// Every answer carries an x-request-id; bad input gets a 400 with a JSON body and never reaches the
+// data layer; credentials are never echoed.
 import { randomUUID } from 'node:crypto';
+import Router from '@koa/router';
+import { chain, printable } from './http.js';
 import { CREDENTIALS, SCIM_USERS, recipientsOf } from './seed.js';
 
-const RECIPIENTS = /^\/api\/v1\/deployments\/([^/]*)\/notifications\/([^/]*)\/recipients\/?$/;
-const SCIM_USERS_PATH = /^\/api\/scim\/v2\/Users\/?$/;
-const SCIM_USER = /^\/api\/scim\/v2\/Users\/([^/]+)$/;
 const SCIM_ERROR = 'urn:ietf:params:scim:api:messages:2.0:Error';
 const SCIM_LIST = 'urn:ietf:params:scim:api:messages:2.0:ListResponse';
 const SCIM_USER_SCHEMA = 'urn:ietf:params:scim:schemas:core:2.0:User';
@@ -28,10 +27,14 @@ class HttpError extends Error {
  * `schemes` lists the accepted schemes in lower case (the scheme is case-insensitive, RFC 9110).
  */
 function authenticate(ctx, schemes) {
-  const header = ctx.get('authorization');
+  // Node keeps only the first of repeated Authorization headers; which credential was meant is unknowable.
+  const values = ctx.req.headersDistinct.authorization ?? [];
+  if (values.length > 1) throw new HttpError(400, 'invalid_request', 'Send one Authorization header, not several.');
+  const header = values[0] ?? '';
   const challenge = schemes.includes('api-key') ? 'Bearer realm="scim"' : 'Bearer realm="api"';
   if (!header) throw new HttpError(401, 'unauthenticated', 'An Authorization header is required.', { 'www-authenticate': challenge });
-  const m = /^([A-Za-z-]+) ([^ ]+)$/.exec(header);
+  // credentials = auth-scheme 1*SP token68 (RFC 9110 11.4, RFC 6750 2.1): one or more spaces, no tabs.
+  const m = /^([A-Za-z-]+) +([^ ]+)$/.exec(header);
   if (!m || !schemes.includes(m[1].toLowerCase()) || !TOKEN.test(m[2])) {
     const accepted = schemes.map((s) => (s === 'api-key' ? 'Api-Key' : 'Bearer')).join(' or ');
     throw new HttpError(401, 'malformed_credentials', `The Authorization header must be "${accepted} <token>".`,
@@ -71,13 +74,13 @@ function decodeCursor(raw, notificationId) {
   return m[2];
 }
 
-function listRecipients(ctx, match) {
+function listRecipients(ctx) {
   const credential = authenticate(ctx, ['bearer']);
   if (credential.kind !== 'api-key' || !credential.admin) {
     throw new HttpError(403, 'forbidden', 'Listing notification recipients requires an administrator credential.');
   }
-  const deploymentId = idParam(match[1], 'deploymentId');
-  const notificationId = idParam(match[2], 'id');
+  const deploymentId = idParam(ctx.params.deploymentId, 'deploymentId');
+  const notificationId = idParam(ctx.params.id, 'id');
   if (credential.deployments && !credential.deployments.includes(deploymentId)) {
     throw new HttpError(403, 'forbidden', 'This API key is not scoped to the requested deployment.');
   }
@@ -124,6 +127,9 @@ function scimUser(user, origin) {
   };
 }
 
+/** This server's origin as the client named it (the guard has checked the Host header by now). */
+const selfOrigin = (ctx) => `${ctx.protocol}://${ctx.host.toLowerCase()}`;
+
 /** Koa forces application/json on object bodies, so SCIM bodies are serialised here. */
 function scimBody(ctx, body) {
   ctx.body = JSON.stringify(body);
@@ -135,18 +141,23 @@ function scimAuth(ctx) {
   if (credential.kind !== 'scim') throw new HttpError(403, 'forbidden', 'This endpoint needs a SCIM token.');
 }
 
-/** A SCIM integer parameter (RFC 7644 3.4.2.4): garbage is a 400, out-of-range values are clamped. */
-function scimInt(ctx, name, fallback) {
+/**
+ * A SCIM integer parameter (RFC 7644 3.4.2.4) clamped to [min, max]: garbage is a 400, but any integer,
+ * however many digits, is valid and clamped (an integer beyond the list is an empty page, not an error).
+ */
+function scimInt(ctx, name, fallback, min, max) {
   const raw = single(ctx, name);
   if (raw === undefined) return fallback;
-  if (!/^-?[0-9]{1,9}$/.test(raw)) throw new HttpError(400, 'invalidValue', `${name}: must be an integer.`);
-  return Number(raw);
+  if (!/^-?[0-9]+$/.test(raw)) throw new HttpError(400, 'invalidValue', `${name}: must be an integer.`);
+  return Math.min(max, Math.max(min, Number(raw)));
 }
+
+const SCIM_MAX_COUNT = 200;
 
 function listScimUsers(ctx) {
   scimAuth(ctx);
-  const startIndex = Math.max(1, scimInt(ctx, 'startIndex', 1));
-  const count = Math.min(200, Math.max(0, scimInt(ctx, 'count', 100)));
+  const startIndex = scimInt(ctx, 'startIndex', 1, 1, Number.MAX_SAFE_INTEGER);
+  const count = scimInt(ctx, 'count', 100, 0, SCIM_MAX_COUNT);
   let users = SCIM_USERS;
   const filter = single(ctx, 'filter');
   if (filter !== undefined) {
@@ -162,55 +173,52 @@ function listScimUsers(ctx) {
     totalResults: users.length,
     startIndex,
     itemsPerPage: page.length,
-    Resources: page.map((u) => scimUser(u, ctx.origin)),
+    Resources: page.map((u) => scimUser(u, selfOrigin(ctx))),
   });
 }
 
-function getScimUser(ctx, match) {
+function getScimUser(ctx) {
   scimAuth(ctx);
-  const user = SCIM_USERS.find((u) => u.id === match[1]);
+  const user = SCIM_USERS.find((u) => u.id === ctx.params.id);
   if (!user) throw new HttpError(404, 'notFound', 'No user with this id.');
-  scimBody(ctx, scimUser(user, ctx.origin));
+  scimBody(ctx, scimUser(user, selfOrigin(ctx)));
 }
 
-const ROUTES = [
-  [RECIPIENTS, listRecipients, 'rest'],
-  [SCIM_USERS_PATH, listScimUsers, 'scim'],
-  [SCIM_USER, getScimUser, 'scim'],
-];
+const router = new Router({ sensitive: true });
+router.get('/v1/deployments/:deploymentId/notifications/:id/recipients', listRecipients);
+router.get('/scim/v2/Users', listScimUsers);
+router.get('/scim/v2/Users/:id', getScimUser);
 
-/** Koa middleware serving everything under /api. */
-export function restMiddleware() {
-  return async (ctx, next) => {
-    if (ctx.path !== '/api' && !ctx.path.startsWith('/api/')) return next();
-    const incoming = ctx.get('x-request-id');
-    const requestId = SAFE_REQUEST_ID.test(incoming) ? incoming : randomUUID();
-    ctx.set('x-request-id', requestId);
-    ctx.set('cache-control', 'no-store');
-    let flavour = ctx.path.startsWith('/api/scim/') ? 'scim' : 'rest';
-    try {
-      const route = ROUTES.find(([re]) => re.test(ctx.path));
-      if (!route) throw new HttpError(404, 'not_found', 'No such endpoint.');
-      flavour = route[2];
-      if (ctx.method !== 'GET' && ctx.method !== 'HEAD') {
-        throw new HttpError(405, 'method_not_allowed', 'Only GET is supported here.', { allow: 'GET, HEAD' });
-      }
-      route[1](ctx, route[0].exec(ctx.path));
-    } catch (error) {
-      const known = error instanceof HttpError;
-      if (!known) console.error('[tenant] unexpected error', error);
-      const status = known ? error.status : 500;
-      const message = known ? error.message : 'Internal error.';
-      if (known) ctx.set(error.headers);
-      ctx.status = status;
-      if (flavour === 'scim') {
-        const scimType = !known ? undefined
-          : error.code === 'invalid_parameter' ? 'invalidValue'
-          : /^(invalidValue|invalidFilter)$/.test(error.code) ? error.code : undefined;
-        scimBody(ctx, { schemas: [SCIM_ERROR], status: String(status), ...(scimType ? { scimType } : {}), detail: message });
-      } else {
-        ctx.body = { error: { status, code: known ? error.code : 'internal', message }, requestId };
-      }
+/** x-request-id on every answer, and errors in the body shape of REST or of SCIM (RFC 7644 3.12). */
+async function errors(ctx, next) {
+  const incoming = ctx.get('x-request-id');
+  const requestId = SAFE_REQUEST_ID.test(incoming) ? incoming : randomUUID();
+  ctx.set('x-request-id', requestId);
+  ctx.set('cache-control', 'no-store');
+  try {
+    await next();
+    // What the router left without a body: no such path (404), or a method it does not take (405, 501).
+    if (ctx.body == null && ctx.status === 404) throw new HttpError(404, 'not_found', 'No such endpoint.');
+    if (ctx.body == null && (ctx.status === 405 || ctx.status === 501)) {
+      throw new HttpError(ctx.status, 'method_not_allowed', 'Only GET is supported here.', { allow: ctx.response.get('allow') || 'HEAD, GET' });
     }
-  };
+  } catch (caught) {
+    let error = caught;
+    if (!(error instanceof HttpError)) {
+      console.error(`[tenant] 500 ${ctx.method} /api${printable(ctx.path)}: ${printable(error?.message ?? error)}`);
+      error = new HttpError(500, 'internal', 'Internal error.');
+    }
+    ctx.set(error.headers);
+    ctx.status = error.status;
+    if (ctx.path.startsWith('/scim/')) {
+      const scimType = error.code === 'invalid_parameter' ? 'invalidValue'
+        : /^(invalidValue|invalidFilter)$/.test(error.code) ? error.code : undefined;
+      scimBody(ctx, { schemas: [SCIM_ERROR], status: String(error.status), ...(scimType ? { scimType } : {}), detail: error.message });
+    } else {
+      ctx.body = { error: { status: error.status, code: error.code, message: error.message }, requestId };
+    }
+  }
 }
+
+/** Middleware serving the REST and SCIM endpoints; mount it at /api. */
+export const restApi = chain(errors, router.routes(), router.allowedMethods());

@@ -1,0 +1,64 @@
+// The demo host: a customer's web page that embeds the simulated tenant with <svc-embed>. It serves
+// its pages, the built CDN bundle and the compiled protocol module, each from its own directory, the
+// tenant's origin (/config.json) and fresh demo sessions (/session), and nothing else of the repo.
+import { randomBytes } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import mount from 'koa-mount';
+import Router from '@koa/router';
+import { chain, createApp, listen, serveDir } from '../tenant/http.js';
+import { MAX_TTL_SECONDS } from '../tenant/sessions.js';
+
+const dir = (p) => fileURLToPath(new URL(p, new URL('./host/', import.meta.url)));
+const PAGES = { '/': 'index.html', '/index.html': 'index.html', '/compare': 'compare.html', '/compare.html': 'compare.html' };
+const TENANT = /^[A-Za-z0-9]{1,32}$/;
+
+/** `GET /session?tenant=acme[&ttl=20]`: a fresh signed session, as a customer's backend would mint one. */
+function mintSession(ctx) {
+  ctx.set('cache-control', 'no-store');
+  const fail = (message) => {
+    ctx.status = 400;
+    ctx.body = { error: { message } };
+  };
+  const { tenant = 'acme', ttl } = ctx.query;
+  if (Array.isArray(tenant) || Array.isArray(ttl)) return fail('tenant and ttl: at most once each');
+  if (!TENANT.test(tenant)) return fail('tenant: 1 to 32 letters or digits');
+  if (ttl !== undefined && !(/^[0-9]{1,5}$/.test(ttl) && Number(ttl) >= 1 && Number(ttl) <= MAX_TTL_SECONDS)) {
+    return fail(`ttl: whole seconds from 1 to ${MAX_TTL_SECONDS}`);
+  }
+  const random = randomBytes(9).toString('base64url');
+  const session = `demo-${tenant.toLowerCase()}${ttl === undefined ? '' : `-ttl${Number(ttl)}`}-${random}`;
+  ctx.body = { session, ...(ttl === undefined ? {} : { ttlSeconds: Number(ttl) }) };
+}
+
+/**
+ * Starts the demo host. `tenantOrigin` is a string, or a function returning it (so a test can start
+ * the host before the tenant).
+ * @returns {Promise<{origin: string, close: () => Promise<void>}>}
+ */
+export async function startHost({ port = 0, host = 'localhost', tenantOrigin = `http://127.0.0.1:${process.env.TENANT_PORT || 8001}` } = {}) {
+  const resolveTenant = typeof tenantOrigin === 'function' ? tenantOrigin : () => tenantOrigin;
+  const router = new Router({ sensitive: true, strict: true });
+  for (const [path, file] of Object.entries(PAGES)) {
+    router.get(path, async (ctx) => {
+      ctx.set('cache-control', 'no-cache');
+      ctx.type = 'html';
+      ctx.body = await readFile(dir(file), 'utf8');
+    });
+  }
+  router.get('/config.json', (ctx) => {
+    ctx.set('cache-control', 'no-store');
+    ctx.body = { tenantOrigin: new URL(resolveTenant()).origin };
+  });
+  router.get('/session', mintSession);
+  router.get('/favicon.ico', (ctx) => {
+    ctx.status = 204;
+  });
+
+  const app = createApp('demo host');
+  app.use(mount('/demo/host', serveDir(dir('./'), { extensions: ['.js', '.css', '.html'] })));
+  app.use(mount('/cdn', serveDir(dir('../../cdn/'), { extensions: ['.js', '.js.map'] })));
+  app.use(mount('/dist/protocol', serveDir(dir('../../dist/protocol/'), { extensions: ['.js'] })));
+  app.use(chain(router.routes(), router.allowedMethods()));
+  return listen(app, { port, host });
+}

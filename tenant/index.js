@@ -1,0 +1,85 @@
+// svc-embed/tenant: the simulated tenant, one loopback origin serving the embed surfaces (dashboard,
+// app, chat), their data API, and the REST and SCIM endpoints, with the seeded data and demo keys.
+// `npm start` and `svc-embed tenant` both run it through startTenant.
+import { fileURLToPath } from 'node:url';
+import { isIP } from 'node:net';
+import mount from 'koa-mount';
+import { createApp, listen, serveDir } from './http.js';
+import { embedRoutes } from './embed.js';
+import { restApi } from './rest.js';
+import { DEFAULT_ALLOW_ORIGINS, parseAllowedOrigin } from './public/origins.js';
+
+export { DEFAULT_ALLOW_ORIGINS };
+
+const PUBLIC_DIR = fileURLToPath(new URL('./public/', import.meta.url));
+// The compiled protocol module (npm run build; shipped in the package) that the embed's scripts import.
+const PROTOCOL_DIR = fileURLToPath(new URL('../dist/protocol/', import.meta.url));
+const OPTIONS = ['port', 'host', 'allowOrigins', 'latency'];
+const HOST_NAME = /^(?=.{1,253}$)[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/;
+
+const shown = (v) => (typeof v === 'string' ? JSON.stringify(v.length > 60 ? `${v.slice(0, 60)}…` : v) : String(v));
+
+/** Checks the options of startTenant and fills in the defaults; a TypeError names the first problem. */
+function checkOptions(options) {
+  if (options === undefined) options = {};
+  if (options === null || typeof options !== 'object' || Array.isArray(options)) {
+    throw new TypeError('startTenant: options must be an object');
+  }
+  for (const key of Object.keys(options)) {
+    if (!OPTIONS.includes(key)) throw new TypeError(`startTenant: unknown option ${shown(key)} (known: ${OPTIONS.join(', ')})`);
+  }
+  const { port = 0, host = '127.0.0.1', allowOrigins = DEFAULT_ALLOW_ORIGINS, latency = true } = options;
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    throw new TypeError(`startTenant: port must be an integer from 0 to 65535 (0 picks a free port), not ${shown(port)}`);
+  }
+  const bare = typeof host === 'string' ? host.replace(/^\[(.*)\]$/, '$1') : host;
+  if (typeof bare !== 'string' || !(isIP(bare) || HOST_NAME.test(bare))) {
+    throw new TypeError(`startTenant: host must be a host name or an IP address to listen on, not ${shown(host)}`);
+  }
+  if (!Array.isArray(allowOrigins) || allowOrigins.length === 0) {
+    throw new TypeError('startTenant: allowOrigins must be a non-empty array of origins, e.g. ["http://localhost:*"]');
+  }
+  // parseAllowedOrigin throws a TypeError that names the entry and the rule it breaks.
+  const origins = [...new Set(allowOrigins.map((o) => parseAllowedOrigin(o).origin))];
+  if (typeof latency !== 'boolean') throw new TypeError(`startTenant: latency must be true or false, not ${shown(latency)}`);
+  return { port, host: bare, allowOrigins: origins, latency };
+}
+
+/**
+ * Starts the simulated tenant.
+ * @param {{port?: number, host?: string, allowOrigins?: string[], latency?: boolean}} [options]
+ *   port (default 0: a free port), host to listen on (default 127.0.0.1), allowOrigins: the host page
+ *   origins that may frame the embed and exchange messages with it, each an origin or an origin with
+ *   any port (`http://localhost:*`; default: localhost and 127.0.0.1 on any port), latency: false
+ *   answers queries without the simulated delay.
+ * @returns {Promise<{origin: string, allowOrigins: string[], close: () => Promise<void>}>}
+ */
+export async function startTenant(options) {
+  const { port, host, allowOrigins, latency } = checkOptions(options);
+  const embed = await embedRoutes({ allowOrigins, latency });
+  const app = createApp('tenant');
+  app.use(mount('/embed/static', serveDir(PUBLIC_DIR, { extensions: ['.js', '.css'] })));
+  app.use(mount('/embed/protocol', serveDir(PROTOCOL_DIR, { extensions: ['.js'] })));
+  app.use(mount('/embed/api', embed.api));
+  app.use(mount('/api', restApi));
+  app.use(embed.pages);
+  const { origin, close } = await listen(app, { port, host });
+  return { origin, allowOrigins: [...allowOrigins], close };
+}
+
+/** What to print once the tenant is up (the same for `npm start` and `svc-embed tenant`). */
+export function describeTenant({ origin, allowOrigins }) {
+  return [
+    `Simulated tenant  ${origin}`,
+    `  framed by       ${allowOrigins.join('  ')}`,
+    '',
+    `  <svc-embed src="${origin}/embed/dashboard/sales-overview?session=demo-acme" style="height: 640px"></svc-embed>`,
+    '',
+    '  Surfaces  /embed/dashboard/sales-overview  /embed/dashboard/support-ops  /embed/app  /embed/chat',
+    '  Sessions  demo-acme, demo-globex (signed) · none (private) · demo-acme-ttl20 (ends 20 s after load) · expired',
+    `  REST      ${origin}/api/v1/deployments/1/notifications/1/recipients`,
+    '            Authorization: Bearer demo-admin-key   (demo-scoped-key: deployment 1 only; demo-viewer-key: not an admin)',
+    `  SCIM      ${origin}/api/scim/v2/Users`,
+    '            Authorization: Bearer demo-scim-token',
+  ].join('\n');
+}

@@ -1,0 +1,78 @@
+// The demo host server: its pages, and GET /session, which mints demo sessions the way a customer's
+// backend would, for the demo's session provider.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { startTenant } from '../../tenant/index.js';
+import { startHost } from '../../demo/host-server.mjs';
+
+let tenant;
+let host;
+before(async () => {
+  tenant = await startTenant({ latency: false });
+  host = await startHost({ port: 0, tenantOrigin: tenant.origin });
+});
+after(async () => {
+  await host?.close();
+  await tenant?.close();
+});
+
+const json = async (url, init) => {
+  const res = await fetch(url, init);
+  return { status: res.status, headers: res.headers, body: await res.json() };
+};
+
+describe('demo host pages', () => {
+  test('the playground, the compare page and the tenant origin', async () => {
+    for (const p of ['/', '/index.html', '/compare', '/compare.html']) {
+      const res = await fetch(host.origin + p);
+      assert.equal(res.status, 200, p);
+      assert.match(res.headers.get('content-type'), /text\/html/);
+      assert.match(await res.text(), /<svc-embed/);
+    }
+    assert.deepEqual((await json(`${host.origin}/config.json`)).body, { tenantOrigin: tenant.origin });
+  });
+  test('the host binds 127.0.0.1 for "localhost", so the demo opens under both names', async () => {
+    assert.match(host.origin, /^http:\/\/localhost:[0-9]+$/);
+    const alias = host.origin.replace('localhost', '127.0.0.1');
+    assert.equal((await fetch(`${alias}/`)).status, 200);
+  });
+});
+
+describe('GET /session', () => {
+  test('a fresh demo-<tenant>-ttl<N>-<random> session, never cached', async () => {
+    const a = await json(`${host.origin}/session?tenant=acme&ttl=20`);
+    const b = await json(`${host.origin}/session?tenant=acme&ttl=20`);
+    assert.equal(a.status, 200);
+    assert.equal(a.headers.get('cache-control'), 'no-store');
+    assert.match(a.body.session, /^demo-acme-ttl20-[A-Za-z0-9_-]{8,}$/);
+    assert.equal(a.body.ttlSeconds, 20);
+    assert.notEqual(a.body.session, b.body.session);
+  });
+  test('the tenant accepts it: signed for that tenant, with the time left', async () => {
+    const { body } = await json(`${host.origin}/session?tenant=Globex&ttl=20`);
+    assert.match(body.session, /^demo-globex-ttl20-/);
+    const boot = await json(`${tenant.origin}/embed/api/bootstrap?surface=chat&session=${encodeURIComponent(body.session)}`);
+    assert.equal(boot.status, 200);
+    assert.equal(boot.body.embedTenant, 'globex');
+    assert.ok(boot.body.expiresInMs > 0 && boot.body.expiresInMs <= 20000);
+  });
+  test('without ttl: a session that does not expire; without tenant: acme', async () => {
+    const { body } = await json(`${host.origin}/session`);
+    assert.match(body.session, /^demo-acme-[A-Za-z0-9_-]{8,}$/);
+    assert.doesNotMatch(body.session, /-ttl/);
+    assert.equal(body.ttlSeconds, undefined);
+    const boot = await json(`${tenant.origin}/embed/api/bootstrap?surface=chat&session=${encodeURIComponent(body.session)}`);
+    assert.equal(boot.body.mode, 'signed');
+    assert.equal(boot.body.expiresInMs, undefined);
+  });
+  test('bad input is a 400 with a message; other methods a 405', async () => {
+    for (const q of ['tenant=', 'tenant=a%20b', 'tenant=acme-x', `tenant=${'a'.repeat(33)}`, 'ttl=0', 'ttl=86401', 'ttl=abc', 'ttl=1.5',
+      'ttl=-5', 'ttl=', 'tenant=acme&tenant=globex', 'ttl=1&ttl=2']) {
+      const res = await json(`${host.origin}/session?${q}`);
+      assert.equal(res.status, 400, q);
+      assert.equal(typeof res.body.error.message, 'string');
+    }
+    const post = await fetch(`${host.origin}/session`, { method: 'POST' });
+    assert.equal(post.status, 405);
+  });
+});
