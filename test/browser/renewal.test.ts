@@ -194,8 +194,13 @@ describe('session renewal', () => {
     el.navigate('/later');
     el.colorScheme = 'light';
     await el.updateComplete;
-    // The old frame is still shown while the provider works: it must receive nothing.
+    // The old frame is still shown while the provider works: it must receive nothing, even if it says
+    // ready again, and its events no longer count.
     expect(windowOf(el)).to.equal(oldWin);
+    const seen: string[] = [];
+    el.addEventListener('svc-ready', () => seen.push('svc-ready'));
+    await peerReady(oldWin);
+    expect(seen).to.deep.equal([]);
     expect(await peerReport(oldWin)).to.deep.equal([]);
     give('renewed-3');
     await renewal;
