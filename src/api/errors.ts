@@ -28,6 +28,7 @@ export interface SvcApiErrorInit {
   scimType?: string | undefined;
   field?: string | undefined;
   attempts?: number;
+  retryAfterMs?: number | undefined;
   cause?: unknown;
 }
 
@@ -55,6 +56,12 @@ export class SvcApiError extends Error {
   readonly field: string | undefined;
   /** Attempts made, retries included. */
   readonly attempts: number;
+  /**
+   * The delay the server asked for with `Retry-After` on the last response (429, 502, 503, 504), in
+   * milliseconds; undefined when it sent none or an unreadable one. When it is above
+   * `retryMaxDelayMs`, the client gave up at once instead of retrying early.
+   */
+  readonly retryAfterMs: number | undefined;
 
   /**
    * @param message - Human-readable explanation; must already be free of credentials.
@@ -72,6 +79,7 @@ export class SvcApiError extends Error {
     this.scimType = init.scimType;
     this.field = init.field;
     this.attempts = init.attempts ?? 1;
+    this.retryAfterMs = init.retryAfterMs;
   }
 
   /** A plain summary for logs; `JSON.stringify(error)` uses it. */
@@ -79,7 +87,7 @@ export class SvcApiError extends Error {
     return {
       name: this.name, code: this.code, status: this.status, message: this.message, method: this.method,
       path: this.path, requestId: this.requestId, detail: this.detail, scimType: this.scimType, field: this.field,
-      attempts: this.attempts,
+      attempts: this.attempts, retryAfterMs: this.retryAfterMs,
     };
   }
 }
@@ -92,7 +100,8 @@ export function statusMeaning(status: number, scim: boolean): string {
       ? 'the SCIM token is missing, malformed or expired (check the token and the auth scheme)'
       : 'the credential is missing, malformed or expired';
     case 403: return scim
-      ? 'the SCIM token is valid but not authorized for this operation'
+      // The usual cause in practice: the account's REST API key sent where the SCIM token belongs.
+      ? 'the credential is not accepted for SCIM: most likely a REST API key sent to the SCIM endpoint, which needs the SCIM token'
       : 'the key is not authorized for this deployment (a key scoped to other deployments), or the caller is not an admin';
     case 404: return scim
       ? 'no SCIM endpoint here (check the base URL)'

@@ -169,7 +169,16 @@ async function readCapped(res: Response, cap: number, signal: AbortSignal): Prom
   return { text: new TextDecoder().decode(bytes), truncated };
 }
 
+/** A retried failure is always an HTTP_ERROR (429, 502, 503, 504), a NETWORK_ERROR or a TIMEOUT. */
 type Attempt = { done: JsonResult } | { retry: SvcApiError; delayMs: number | undefined };
+
+/** A delay in seconds for messages: whole seconds for a server's delay, up to milliseconds for a limit. */
+function seconds(ms: number, round: (n: number) => number = (n) => n): string {
+  return String(round(Math.round(ms) / 1000));
+}
+
+/** Where a wrong base URL usually shows: the one hint for a 404 or a 2xx that is not JSON. */
+const CHECK_BASE_URL = 'check the base URL first (it usually ends in /api)';
 
 /** Performs GET requests for the client. Not part of the public API. */
 export class Transport {
@@ -194,12 +203,15 @@ export class Transport {
       const retries = attempt - 1;
       if (retries >= this.#c.maxRetries) throw outcome.retry;
       const delayMs = this.#delay(retries + 1, outcome.delayMs);
-      this.#c.onRetry?.({ retry: retries + 1, delayMs, status: outcome.retry.status, path: spec.path });
+      this.#c.onRetry?.({ retry: retries + 1, delayMs, status: outcome.retry.status, code: outcome.retry.code as RetryInfo['code'], path: spec.path });
       await sleep(delayMs, signal);
     }
   }
 
-  /** Backoff: the server's Retry-After when given, else exponential with jitter; both capped. */
+  /**
+   * Backoff: the server's Retry-After when given (never above the cap: #attempt gives up on a longer
+   * one), else exponential with jitter, capped.
+   */
   #delay(retry: number, retryAfterMs: number | undefined): number {
     const cap = this.#c.retryMaxDelayMs;
     if (retryAfterMs !== undefined) return Math.min(retryAfterMs, cap);
@@ -267,7 +279,7 @@ export class Transport {
         const { shown, type } = mediaType(res.headers, redact);
         if (!isJsonType(type)) {
           discard(res);
-          throw fail(`expected a JSON response but got content type "${clean(shown || 'none', redact, 80)}"${rid}`, {
+          throw fail(`expected a JSON response but got content type "${clean(shown || 'none', redact, 80)}"${rid}; ${CHECK_BASE_URL}`, {
             code: 'INVALID_RESPONSE', status, requestId, field: 'content-type',
           });
         }
@@ -298,14 +310,23 @@ export class Transport {
 
       if (RETRY_STATUSES.has(status)) {
         discard(res);
-        return {
-          retry: fail(`HTTP ${status}, ${statusMeaning(status, spec.scim)}${rid}`, { status, requestId }),
-          delayMs: parseRetryAfter(res.headers.get('retry-after')),
-        };
+        const retryAfterMs = parseRetryAfter(res.headers.get('retry-after'));
+        const what = `HTTP ${status}, ${statusMeaning(status, spec.scim)}${rid}`;
+        const cap = this.#c.retryMaxDelayMs;
+        // Waiting the cap and retrying early would only meet the same answer again, and again.
+        if (retryAfterMs !== undefined && retryAfterMs > cap) {
+          throw fail(`${what}; the server asks to retry in ${seconds(retryAfterMs, Math.ceil)} s, longer than the ` +
+            `client waits (${seconds(cap)} s at most), so it gives up now`, { status, requestId, retryAfterMs });
+        }
+        return { retry: fail(what, { status, requestId, retryAfterMs }), delayMs: retryAfterMs };
       }
 
       const extra = await this.#errorDetail(res, ctrl.signal, outer);
-      const meaning = status === 404 && spec.notFound ? spec.notFound : statusMeaning(status, spec.scim);
+      // A 404 that is not JSON comes from a web server or a proxy, not from the API: most often the
+      // base URL lacks its /api part, and the API's own explanation would mislead.
+      const notJson = status === 404 && !isJsonType(mediaType(res.headers, redact).type);
+      const meaning = notJson ? `a non-JSON answer, so probably not the API: ${CHECK_BASE_URL}`
+        : status === 404 && spec.notFound ? spec.notFound : statusMeaning(status, spec.scim);
       const said = extra.detail ? `. Server says: ${extra.detail}` : '';
       throw fail(`HTTP ${status}, ${meaning}${rid}${said}`, { status, requestId, ...extra });
     } finally {

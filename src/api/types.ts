@@ -174,6 +174,11 @@ export interface RetryInfo {
   readonly delayMs: number;
   /** The HTTP status that caused it, or 0 for a network error or timeout. */
   readonly status: number;
+  /**
+   * What failed: `HTTP_ERROR` (a 429, 502, 503 or 504, see `status`), `NETWORK_ERROR` (no response)
+   * or `TIMEOUT` (no complete response within `timeoutMs`).
+   */
+  readonly code: 'HTTP_ERROR' | 'NETWORK_ERROR' | 'TIMEOUT';
   /** The request path, without the base URL. */
   readonly path: string;
 }
@@ -201,7 +206,11 @@ export interface SvcClientOptions {
   maxRetries?: number;
   /** First backoff step in milliseconds, doubled on each retry (with jitter). Default 500. */
   retryBaseDelayMs?: number;
-  /** Upper bound of any wait, `Retry-After` included, in milliseconds. Default 30000. */
+  /**
+   * Upper bound of any wait, in milliseconds. Default 30000. A `Retry-After` longer than this is not
+   * waited for at all: the call fails at once with an `SvcApiError` whose `retryAfterMs` holds the
+   * server's delay.
+   */
   retryMaxDelayMs?: number;
   /** Called before each retry wait (for logging or progress). */
   onRetry?: (info: RetryInfo) => void;

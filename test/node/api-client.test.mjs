@@ -421,15 +421,17 @@ describe('HTTP errors', () => {
   test('a retried request that then succeeds returns the page', async () => {
     const fetch = fakeFetch(json({}, { status: 503 }), json({}, { status: 429 }), page([user(1)], null));
     const seen = [];
-    const res = await client(fetch, { onRetry: (r) => seen.push([r.retry, r.status]) }).listRecipients(ids);
+    const res = await client(fetch, { onRetry: (r) => seen.push([r.retry, r.status, r.code]) }).listRecipients(ids);
     assert.equal(res.items.length, 1);
     assert.equal(fetch.calls.length, 3);
-    assert.deepEqual(seen, [[1, 503], [2, 429]]);
+    assert.deepEqual(seen, [[1, 503, 'HTTP_ERROR'], [2, 429, 'HTTP_ERROR']]);
   });
 
   test('network errors are retried, then raise NETWORK_ERROR with status 0', async () => {
     const fetch = fakeFetch(() => { throw new TypeError('fetch failed', { cause: Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }) }); });
-    const err = await client(fetch).listRecipients(ids).then(() => assert.fail(), (e) => e);
+    const seen = [];
+    const err = await client(fetch, { onRetry: (r) => seen.push([r.code, r.status]) }).listRecipients(ids).then(() => assert.fail(), (e) => e);
+    assert.deepEqual(seen, [['NETWORK_ERROR', 0], ['NETWORK_ERROR', 0]]);
     assert.equal(err.code, 'NETWORK_ERROR');
     assert.equal(err.status, 0);
     assert.match(err.message, /ECONNREFUSED/);
@@ -448,22 +450,24 @@ describe('HTTP errors', () => {
     assert.equal(undiciStyle.calls.length, 1);
   });
 
-  test('timeoutMs bounds each attempt, even when fetch ignores the signal', async () => {
+  // A fetch that ignores the signal would hang this test without the client's own timer: the test's
+  // time limit catches that, and no assertion depends on how fast the machine is.
+  test('timeoutMs bounds each attempt, even when fetch ignores the signal; a retry says TIMEOUT', { timeout: 60_000 }, async () => {
     const respectful = fakeFetch((_url, init) => new Promise((_resolve, reject) => {
       init.signal.addEventListener('abort', () => reject(init.signal.reason));
     }));
-    const start = Date.now();
-    await assert.rejects(client(respectful, { timeoutMs: 30, maxRetries: 1 }).listRecipients(ids), (err) => {
+    const seen = [];
+    await assert.rejects(client(respectful, { timeoutMs: 30, maxRetries: 1, onRetry: (r) => seen.push([r.code, r.status]) }).listRecipients(ids), (err) => {
       assert.equal(err.code, 'TIMEOUT');
       assert.equal(err.status, 0);
       assert.match(err.message, /within 30 ms/);
       return true;
     });
     assert.equal(respectful.calls.length, 2, 'a timeout counts as a network failure and is retried');
+    assert.deepEqual(seen, [['TIMEOUT', 0]], 'the retry is reported as a timeout, not a network error');
     assert.ok(respectful.calls.every((c) => c.init.signal.aborted));
     const deaf = fakeFetch(() => new Promise(() => {}));
     await assert.rejects(client(deaf, { timeoutMs: 30, maxRetries: 0 }).listRecipients(ids), { code: 'TIMEOUT' });
-    assert.ok(Date.now() - start < 2000);
   });
 
   test('SCIM error bodies fill detail and scimType; SCIM wording for 401', async () => {
@@ -481,37 +485,95 @@ describe('HTTP errors', () => {
   });
 });
 
+describe('messages that point at the likely mistake', () => {
+  test('SCIM 403: most likely a REST API key sent to the SCIM endpoint', async () => {
+    const body = { schemas: [SCIM_ERROR], status: '403', detail: 'This endpoint needs a SCIM token.' };
+    const fetch = fakeFetch(new Response(JSON.stringify(body), { status: 403, headers: { 'content-type': 'application/scim+json' } }));
+    const err = await client(fetch).scim.listUsers().then(() => assert.fail(), (e) => e);
+    assert.equal(err.status, 403);
+    assert.match(err.message, /HTTP 403, .*a REST API key sent to the SCIM endpoint, which needs the SCIM token/);
+    assert.doesNotMatch(err.message, /token is valid/);
+  });
+
+  test('a 404 that is not JSON says to check the base URL first; a JSON 404 keeps the API meaning', async () => {
+    for (const [type, body] of [['text/plain', 'Not found'], ['text/html; charset=utf-8', '<h1>404</h1>'], [null, '']]) {
+      const fetch = fakeFetch(() => new Response(body, { status: 404, headers: type ? { 'content-type': type } : {} }));
+      const rest = await client(fetch).listRecipients(ids).then(() => assert.fail(), (e) => e);
+      assert.equal(rest.status, 404);
+      assert.match(rest.message, /^GET \S+ failed: HTTP 404, a non-JSON answer, so probably not the API: check the base URL first \(it usually ends in \/api\)/, String(type));
+      assert.doesNotMatch(rest.message, /notification 10 is not in deployment 1/);
+      const scim = await client(fetch).scim.listUsers().then(() => assert.fail(), (e) => e);
+      assert.match(scim.message, /check the base URL first/);
+    }
+    const api = await client(fakeFetch(() => json({ message: 'no such notification' }, { status: 404 }))).listRecipients(ids).catch((e) => e);
+    assert.match(api.message, /HTTP 404, notification 10 is not in deployment 1/);
+    assert.doesNotMatch(api.message, /check the base URL first/);
+  });
+
+  test('a 2xx that is not JSON suggests the base URL too', async () => {
+    const fetch = fakeFetch(() => new Response('<html>sign in</html>', { headers: { 'content-type': 'text/html' } }));
+    const err = await client(fetch).listRecipients(ids).catch((e) => e);
+    assert.equal(err.code, 'INVALID_RESPONSE');
+    assert.match(err.message, /content type "text\/html"; check the base URL first \(it usually ends in \/api\)/);
+  });
+});
+
 describe('Retry-After and backoff', () => {
-  test('Retry-After seconds is honoured, and the wait is abortable', async () => {
-    const fetch = fakeFetch(() => json({}, { status: 429, headers: { 'retry-after': '7' } }));
+  // An hour's wait: if the abort did not cut it short, the test's time limit would fail it.
+  test('Retry-After seconds is honoured, and the wait is abortable', { timeout: 60_000 }, async () => {
+    const fetch = fakeFetch(() => json({}, { status: 429, headers: { 'retry-after': '3600' } }));
     const ctrl = new AbortController();
     const delays = [];
-    const c = client(fetch, { retryMaxDelayMs: 60_000, onRetry: (r) => { delays.push(r.delayMs); ctrl.abort(new Error('user gave up')); } });
-    const start = Date.now();
+    const c = client(fetch, { retryMaxDelayMs: 3_600_000, onRetry: (r) => { delays.push(r.delayMs); ctrl.abort(new Error('user gave up')); } });
     await assert.rejects(c.listRecipients({ ...ids, signal: ctrl.signal }), /user gave up/);
-    assert.deepEqual(delays, [7000]);
-    assert.ok(Date.now() - start < 1000, 'the 7 s wait was cut short');
+    assert.deepEqual(delays, [3_600_000]);
     assert.equal(fetch.calls.length, 1);
   });
 
   test('Retry-After as an HTTP date is honoured', async () => {
-    const when = new Date(Date.now() + 5000).toUTCString();
+    // Five minutes ahead: a loaded machine's delay between here and the header's parsing stays small beside it.
+    const when = new Date(Date.now() + 300_000).toUTCString();
     const fetch = fakeFetch(() => json({}, { status: 503, headers: { 'retry-after': when } }));
     const ctrl = new AbortController();
     const delays = [];
-    const c = client(fetch, { retryMaxDelayMs: 60_000, onRetry: (r) => { delays.push(r.delayMs); ctrl.abort(); } });
+    const c = client(fetch, { retryMaxDelayMs: 600_000, onRetry: (r) => { delays.push(r.delayMs); ctrl.abort(); } });
     await assert.rejects(c.listRecipients({ ...ids, signal: ctrl.signal }), { name: 'AbortError' });
-    assert.ok(delays[0] > 3000 && delays[0] <= 5000, String(delays[0]));
+    assert.ok(delays[0] > 240_000 && delays[0] <= 300_000, String(delays[0]));
   });
 
-  test('Retry-After is capped by retryMaxDelayMs and really waited for', async () => {
-    const fetch = fakeFetch(json({}, { status: 503, headers: { 'retry-after': '3600' } }), page([], null));
+  test('a Retry-After within retryMaxDelayMs is really waited for', async () => {
+    const fetch = fakeFetch(json({}, { status: 503, headers: { 'retry-after': '1' } }), page([], null));
     const delays = [];
     const start = Date.now();
-    await client(fetch, { retryMaxDelayMs: 40, onRetry: (r) => delays.push(r.delayMs) }).listRecipients(ids);
-    assert.deepEqual(delays, [40]);
-    assert.ok(Date.now() - start >= 35, 'waited before retrying');
+    await client(fetch, { retryMaxDelayMs: 1000, onRetry: (r) => delays.push(r.delayMs) }).listRecipients(ids);
+    assert.deepEqual(delays, [1000], 'equal to the cap is still waited for');
+    // A lower bound only: a slow machine waits longer, never shorter.
+    assert.ok(Date.now() - start >= 950, 'waited before retrying');
     assert.equal(fetch.calls.length, 2);
+  });
+
+  test('a Retry-After above retryMaxDelayMs gives up at once, saying how long the server asked for', async () => {
+    for (const [status, header, seconds] of [[503, '3600', 3600], [429, '31', 31], [429, new Date(Date.now() + 7_200_000).toUTCString(), 7200]]) {
+      const fetch = fakeFetch(() => json({}, { status, headers: { 'retry-after': header } }));
+      const retries = [];
+      const err = await client(fetch, { maxRetries: 5, retryMaxDelayMs: 30_000, onRetry: (r) => retries.push(r) })
+        .listRecipients(ids).then(() => assert.fail('resolved'), (e) => e);
+      assert.ok(err instanceof SvcApiError);
+      assert.equal(err.code, 'HTTP_ERROR');
+      assert.equal(err.status, status);
+      assert.equal(fetch.calls.length, 1, `${header}: not retried early`);
+      assert.deepEqual(retries, [], 'no wait was started');
+      if (typeof header === 'string' && /^\d+$/.test(header)) assert.equal(err.retryAfterMs, seconds * 1000);
+      else assert.ok(err.retryAfterMs > (seconds - 60) * 1000 && err.retryAfterMs <= seconds * 1000, String(err.retryAfterMs));
+      const shown = Math.ceil(err.retryAfterMs / 1000);
+      assert.match(err.message, new RegExp(`retry in ${shown} s, longer than the client waits \\(30 s at most\\)`));
+      assert.equal(JSON.parse(JSON.stringify(err)).retryAfterMs, err.retryAfterMs);
+    }
+    // Within the cap, the header is kept on the final error too.
+    const within = fakeFetch(() => json({}, { status: 429, headers: { 'retry-after': '0' } }));
+    const last = await client(within, { maxRetries: 1 }).listRecipients(ids).catch((e) => e);
+    assert.equal(last.retryAfterMs, 0);
+    assert.equal(within.calls.length, 2);
   });
 
   test('without (or with an unreadable) Retry-After, backoff is exponential with jitter', async () => {

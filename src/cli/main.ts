@@ -1,0 +1,77 @@
+/**
+ * `svc-embed`: the command-line face of `svc-embed/api`.
+ *
+ *   svc-embed recipients --deployment 1 --notification 10 [--first 200] [--format table|json|csv] [--base-url URL]
+ *   svc-embed scim-users [--format ...] [--auth-scheme Bearer|Api-Key] [--count N] [--base-url URL]
+ *
+ * The token only ever comes from the environment (SVC_API_TOKEN): a flag would leave it in shell
+ * history and in every process listing. Data goes to stdout, progress and errors to stderr.
+ *
+ * Jobs by file: args.ts parses, commands/ hold the commands, format.ts renders, progress.ts reports
+ * progress, io.ts writes, errors.ts turns failures into messages and exit codes.
+ */
+import { readFileSync } from 'node:fs';
+import { API_HELP, GLOBAL_FLAGS, UsageError, didYouMean, parseFlags, quote } from './args.js';
+import type { Command } from './command.js';
+import { COMMANDS } from './commands/index.js';
+import { EXIT, EXIT_HELP, report } from './errors.js';
+import type { Io } from './io.js';
+
+const MAIN_HELP = `Usage: svc-embed <command> [options]
+
+Commands:
+${COMMANDS.map((c) => `  ${c.name.padEnd(12)} ${c.summary}`).join('\n')}
+
+Run "svc-embed <command> --help" for a command's options.
+
+${API_HELP}
+
+${EXIT_HELP}
+`;
+
+function version(): string {
+  try {
+    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version?: unknown };
+    return String(pkg.version);
+  } catch {
+    return 'unknown';
+  }
+}
+
+const find = (name: string | undefined) => COMMANDS.find((c) => c.name === name);
+
+/** Runs one command line; resolves with the exit code. Never throws. */
+export async function main(argv: readonly string[], io: Io, signal: AbortSignal): Promise<number> {
+  const [word, ...rest] = argv;
+  let command: Command | undefined;
+  try {
+    if (word === undefined) {
+      io.err(MAIN_HELP);
+      return EXIT.usage;
+    }
+    if (word === '-h' || word === '--help' || word === 'help') {
+      await io.out(find(rest[0])?.help ?? MAIN_HELP);
+      return EXIT.ok;
+    }
+    if (word === '-v' || word === '--version') {
+      await io.out(`${version()}\n`);
+      return EXIT.ok;
+    }
+    command = find(word);
+    if (!command) {
+      throw new UsageError(`unknown command ${quote(word)}${didYouMean(word, COMMANDS.map((c) => c.name), (c) => `"${c}"`)}`);
+    }
+    const flags = parseFlags(rest, { ...command.flags, ...GLOBAL_FLAGS }, command.name);
+    if (flags.help) {
+      await io.out(command.help);
+      return EXIT.ok;
+    }
+    if (flags.version) {
+      await io.out(`${version()}\n`);
+      return EXIT.ok;
+    }
+    return await command.run({ flags, io, signal });
+  } catch (err) {
+    return report(err, io, command, signal);
+  }
+}
