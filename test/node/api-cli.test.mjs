@@ -10,8 +10,8 @@ import { once } from 'node:events';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startTenant } from '../../demo/tenant/server.mjs';
-import { SCIM_USERS, recipientsOf } from '../../demo/tenant/seed.js';
+import { startTenant } from '../../tenant/index.js';
+import { SCIM_USERS, recipientsOf } from '../../tenant/seed.js';
 import { expectedRecipient } from '../support/recipients.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));

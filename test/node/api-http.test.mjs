@@ -1,12 +1,12 @@
 // Integration tests of svc-embed/api over real HTTP with Node's own fetch: a minimal loopback
-// server for the faults a real tenant would not produce, then the simulated tenant (demo/tenant).
+// server for the faults a real tenant would not produce, then the simulated tenant (tenant/).
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import { once } from 'node:events';
 import { SvcApiError, SvcClient } from '../../dist/api/index.js';
-import { startTenant } from '../../demo/tenant/server.mjs';
-import { CREDENTIALS, SCIM_USERS, recipientsOf } from '../../demo/tenant/seed.js';
+import { startTenant } from '../../tenant/index.js';
+import { CREDENTIALS, SCIM_USERS, recipientsOf } from '../../tenant/seed.js';
 import { expectedRecipient } from '../support/recipients.mjs';
 
 const TOKEN = 'loopback-token-123';
@@ -167,7 +167,7 @@ describe('over real HTTP against a loopback server', () => {
 });
 
 
-describe('against the simulated tenant (demo/tenant)', () => {
+describe('against the simulated tenant (tenant/)', () => {
   let tenant;
   before(async () => { tenant = await startTenant({ port: 0 }); });
   after(() => tenant?.close());

@@ -248,7 +248,7 @@ describe('the rest of /api', () => {
     assert.match(res.headers.get('allow'), /GET/);
   });
   test('the repository itself is not served', async () => {
-    for (const p of ['/package.json', '/src/protocol/index.ts', '/demo/tenant/seed.js', '/node_modules/lit/package.json']) {
+    for (const p of ['/package.json', '/src/protocol/index.ts', '/tenant/seed.js', '/node_modules/lit/package.json']) {
       assert.equal((await fetch(tenant.origin + p)).status, 404, p);
     }
   });
