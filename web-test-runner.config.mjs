@@ -1,10 +1,10 @@
 // Browser tests: headless Chromium and Firefox ESR (Debian packages, no downloads), with the
 // embed peer served from real second origins so the same-origin policy is the browser's own.
-import { createServer } from 'node:net';
 import { chromeLauncher } from '@web/test-runner-chrome';
 import { defaultReporter, summaryReporter } from '@web/test-runner';
 import { esbuildPlugin } from '@web/dev-server-esbuild';
 import puppeteerCore from 'puppeteer-core';
+import { PAGE_HOST, freePort, loopbackOnlyPlugin } from './test/support/loopback.mjs';
 import { peerServerPlugin } from './test/support/peer-server.mjs';
 import { countReporter } from './test/support/wtr-count-reporter.mjs';
 
@@ -31,28 +31,25 @@ const launchers = {
     }),
 };
 
-// A free port chosen by the OS (not portfinder's 8000 and up), so `npm start` and other runs are never in the way.
-const freePort = () =>
-  new Promise((resolve, reject) => {
-    const probe = createServer().once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address();
-      probe.close(() => resolve(port));
-    });
-  });
-
 for (const b of wanted) if (!launchers[b]) throw new Error(`BROWSERS: unknown browser "${b}" (use chromium, firefox)`);
 
 export default {
   files: ['test/browser/**/*.test.ts'],
   nodeResolve: true,
   rootDir: '.',
-  port: await freePort(),
+  // A loopback address of the page's own and a free port chosen by the OS (not portfinder's 8000 and
+  // up): `npm start` can run at the same time, and nothing listens beyond this machine.
+  hostname: PAGE_HOST,
+  port: await freePort(PAGE_HOST),
   concurrency: 1,
   concurrentBrowsers: 2,
   testsFinishTimeout: 240000,
   browsers: wanted.map((b) => launchers[b]()),
-  plugins: [esbuildPlugin({ ts: true, target: 'es2022', tsconfig: 'tsconfig.json' }), peerServerPlugin()],
+  plugins: [
+    loopbackOnlyPlugin(),
+    esbuildPlugin({ ts: true, target: 'es2022', tsconfig: 'tsconfig.json' }),
+    peerServerPlugin(),
+  ],
   reporters: [defaultReporter(), summaryReporter({ flatten: false }), countReporter(`${process.env.SVC_TEST_RESULTS || '.test-results'}/browser.json`)],
   testFramework: { config: { timeout: 10000 } },
 };
