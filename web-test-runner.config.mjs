@@ -1,23 +1,37 @@
-// Browser tests: headless Chromium and Firefox ESR (Debian packages, no downloads), with the
-// embed peer served from real second origins so the same-origin policy is the browser's own.
+// Browser tests: headless Chromium and Firefox ESR, and WebKitGTK's MiniBrowser (Debian packages, no
+// downloads), with the embed peer served from real second origins so the same-origin policy is the
+// browser's own.
 import { chromeLauncher } from '@web/test-runner-chrome';
 import { defaultReporter, summaryReporter } from '@web/test-runner';
 import { esbuildPlugin } from '@web/dev-server-esbuild';
 import puppeteerCore from 'puppeteer-core';
 import { PAGE_HOST, freePort, loopbackOnlyPlugin } from './test/support/loopback.mjs';
 import { peerServerPlugin } from './test/support/peer-server.mjs';
+import { webkitBrowser } from './test/support/webkit.mjs';
 import { countReporter } from './test/support/wtr-count-reporter.mjs';
 
-const CHROME_PATH = process.env.CHROME_PATH || '/usr/lib/chromium/chromium';
-const FIREFOX_PATH = process.env.FIREFOX_PATH || '/usr/bin/firefox-esr';
-const wanted = (process.env.BROWSERS || 'chromium,firefox').split(',').map((b) => b.trim()).filter(Boolean);
+const env = (name, fallback) => process.env[name] || fallback;
+const CHROME_PATH = env('CHROME_PATH', '/usr/lib/chromium/chromium');
+const FIREFOX_PATH = env('FIREFOX_PATH', '/usr/bin/firefox-esr');
+const MINIBROWSER_PATH = env('MINIBROWSER_PATH', '/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser');
+const WEBKIT_DRIVER_PATH = env('WEBKIT_DRIVER_PATH', '/usr/bin/WebKitWebDriver');
+const wanted = env('BROWSERS', 'chromium,firefox,webkit').split(',').map((b) => b.trim()).filter(Boolean);
+
+// On SIGINT the runner stops by itself, awaiting every plugin's serverStop (WebKit's among them), and
+// then exits; puppeteer's own handler would exit at once and cut that short. Puppeteer still kills its
+// browsers on exit.
+const puppeteerSignals = { handleSIGINT: false };
+const webkit = wanted.includes('webkit') ? webkitBrowser({ binary: MINIBROWSER_PATH, driver: WEBKIT_DRIVER_PATH }) : undefined;
 
 const launchers = {
+  // Both through our puppeteer-core; given one, the launcher calls this browser "Chromium", not "Chrome".
   chromium: () =>
     chromeLauncher({
+      puppeteer: puppeteerCore,
       launchOptions: {
         executablePath: CHROME_PATH,
         headless: true,
+        ...puppeteerSignals,
         args: [
           '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking',
           '--disable-component-update', '--disable-sync', '--no-first-run',
@@ -27,11 +41,14 @@ const launchers = {
   firefox: () =>
     chromeLauncher({
       puppeteer: puppeteerCore,
-      launchOptions: { browser: 'firefox', executablePath: FIREFOX_PATH, headless: true },
+      launchOptions: { browser: 'firefox', executablePath: FIREFOX_PATH, headless: true, ...puppeteerSignals },
     }),
+  webkit: () => webkit.launcher,
 };
 
-for (const b of wanted) if (!launchers[b]) throw new Error(`BROWSERS: unknown browser "${b}" (use chromium, firefox)`);
+for (const b of wanted) {
+  if (!launchers[b]) throw new Error(`BROWSERS: unknown browser "${b}" (use ${Object.keys(launchers).join(', ')})`);
+}
 
 export default {
   files: ['test/browser/**/*.test.ts'],
@@ -41,6 +58,8 @@ export default {
   // up): `npm start` can run at the same time, and nothing listens beyond this machine.
   hostname: PAGE_HOST,
   port: await freePort(PAGE_HOST),
+  // One test file at a time per browser, for 2 cores; the webdriver launcher would otherwise run files
+  // in iframes of one page rather than in the top-level page.
   concurrency: 1,
   concurrentBrowsers: 2,
   testsFinishTimeout: 240000,
@@ -49,6 +68,7 @@ export default {
     loopbackOnlyPlugin(),
     esbuildPlugin({ ts: true, target: 'es2022', tsconfig: 'tsconfig.json' }),
     peerServerPlugin(),
+    ...(webkit ? [webkit.plugin] : []),
   ],
   reporters: [defaultReporter(), summaryReporter({ flatten: false }), countReporter(`${process.env.SVC_TEST_RESULTS || '.test-results'}/browser.json`)],
   testFramework: { config: { timeout: 10000 } },

@@ -1,5 +1,5 @@
-// Runs every suite (browser tests in Chromium and Firefox ESR, then the Node suites) and closes
-// with the one line CI reads: "N passed, N failed[, N skipped]".
+// Runs every suite (browser tests in Chromium, Firefox ESR and WebKit, then the Node suites) and
+// closes with the one line CI reads: "N passed, N failed[, N skipped]".
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
