@@ -17,6 +17,11 @@ const MINIBROWSER_PATH = env('MINIBROWSER_PATH', '/usr/lib/x86_64-linux-gnu/webk
 const WEBKIT_DRIVER_PATH = env('WEBKIT_DRIVER_PATH', '/usr/bin/WebKitWebDriver');
 const wanted = env('BROWSERS', 'chromium,firefox,webkit').split(',').map((b) => b.trim()).filter(Boolean);
 
+// Every limit is generous: on a loaded machine (load average above 20 on 2 cores) a browser can take
+// most of a minute to start, and a test several seconds. A hung test still fails, only later.
+const MINUTE = 60_000;
+const BROWSER_START_TIMEOUT = 3 * MINUTE;
+
 // On SIGINT the runner stops by itself, awaiting every plugin's serverStop (WebKit's among them), and
 // then exits; puppeteer's own handler would exit at once and cut that short. Puppeteer still kills its
 // browsers on exit.
@@ -31,6 +36,7 @@ const launchers = {
       launchOptions: {
         executablePath: CHROME_PATH,
         headless: true,
+        timeout: BROWSER_START_TIMEOUT,
         ...puppeteerSignals,
         args: [
           '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking',
@@ -41,7 +47,7 @@ const launchers = {
   firefox: () =>
     chromeLauncher({
       puppeteer: puppeteerCore,
-      launchOptions: { browser: 'firefox', executablePath: FIREFOX_PATH, headless: true, ...puppeteerSignals },
+      launchOptions: { browser: 'firefox', executablePath: FIREFOX_PATH, headless: true, timeout: BROWSER_START_TIMEOUT, ...puppeteerSignals },
     }),
   webkit: () => webkit.launcher,
 };
@@ -62,7 +68,9 @@ export default {
   // in iframes of one page rather than in the top-level page.
   concurrency: 1,
   concurrentBrowsers: 2,
-  testsFinishTimeout: 240000,
+  browserStartTimeout: BROWSER_START_TIMEOUT,
+  testsStartTimeout: 2 * MINUTE,
+  testsFinishTimeout: 5 * MINUTE,
   browsers: wanted.map((b) => launchers[b]()),
   plugins: [
     loopbackOnlyPlugin(),
@@ -71,5 +79,5 @@ export default {
     ...(webkit ? [webkit.plugin] : []),
   ],
   reporters: [defaultReporter(), summaryReporter({ flatten: false }), countReporter(`${process.env.SVC_TEST_RESULTS || '.test-results'}/browser.json`)],
-  testFramework: { config: { timeout: 10000 } },
+  testFramework: { config: { timeout: 30_000 } },
 };
