@@ -1,6 +1,6 @@
-// Runs every suite (browser tests in Chromium and Firefox ESR, then the Node suites) and closes
-// with the one line CI reads: "N passed, N failed[, N skipped]".
-import { spawnSync } from 'node:child_process';
+// Runs every suite (browser tests in Chromium, Firefox ESR and WebKit, then the Node suites) and
+// closes with the one line CI reads: "N passed, N failed[, N skipped]".
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,8 +10,35 @@ const root = new URL('..', import.meta.url).pathname;
 const results = mkdtempSync(join(tmpdir(), 'svc-embed-test-'));
 process.on('exit', () => rmSync(results, { recursive: true, force: true }));
 
-const run = (cmd, args) =>
-  spawnSync(cmd, args, { cwd: root, stdio: 'inherit', env: { ...process.env, SVC_TEST_RESULTS: results } }).status;
+// A signal that reaches this process alone (say `kill <pid>` of this script) is passed on
+// to the running suite, which then stops its browsers and servers; no later suite starts.
+let child;
+let interrupted;
+for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143], ['SIGHUP', 129]]) {
+  process.on(signal, () => {
+    interrupted ??= { signal, code };
+    if (child) child.kill(signal);
+    else process.exit(code);
+  });
+}
+
+function run(cmd, args) {
+  child = spawn(cmd, args, { cwd: root, stdio: 'inherit', env: { ...process.env, SVC_TEST_RESULTS: results } });
+  return new Promise((resolve) => {
+    child.once('error', (e) => {
+      console.error(`[test] cannot run ${cmd}: ${e.message}`);
+      resolve(1);
+    });
+    child.once('close', (status) => {
+      child = undefined;
+      if (interrupted) {
+        console.error(`[test] interrupted by ${interrupted.signal}`);
+        process.exit(interrupted.code);
+      }
+      resolve(status ?? 1);
+    });
+  });
+}
 
 const totals = { passed: 0, failed: 0, skipped: 0 };
 let crashed = 0;
@@ -32,7 +59,7 @@ function collect(name, status) {
 }
 
 if (!process.env.SVC_SKIP_BUILD) {
-  const status = run('npm', ['run', '--silent', 'build']);
+  const status = await run('npm', ['run', '--silent', 'build']);
   if (status !== 0) {
     console.log('0 passed, 1 failed');
     process.exit(1);
@@ -42,14 +69,14 @@ if (!process.env.SVC_SKIP_BUILD) {
 const only = process.argv[2];
 
 if (!only || only === 'browser') {
-  collect('browser', run(process.execPath, [join(root, 'node_modules/@web/test-runner/dist/bin.js'), '--config', 'web-test-runner.config.mjs']));
+  collect('browser', await run(process.execPath, [join(root, 'node_modules/@web/test-runner/dist/bin.js'), '--config', 'web-test-runner.config.mjs']));
 }
 
 if (!only || only === 'node') {
   const dir = join(root, 'test/node');
   const files = readdirSync(dir).filter((f) => f.endsWith('.test.mjs')).sort().map((f) => join(dir, f));
   if (files.length) {
-    collect('node', run(process.execPath, [
+    collect('node', await run(process.execPath, [
       '--test',
       '--test-reporter=spec', '--test-reporter-destination=stdout',
       '--test-reporter=./test/support/count-reporter.mjs', `--test-reporter-destination=${join(results, 'node.json')}`,

@@ -2,9 +2,10 @@
 import { expect } from '@open-wc/testing';
 import sinon from 'sinon';
 import {
-  cleanup, embed, other, peerLoaded, peerNavigate, peerReady, peerReport, peerUrl, printable, tenant, windowOf,
+  cleanup, embed, other, peerLoaded, peerNavigate, peerReady, peerReport, peerUrl, tenant, windowOf,
 } from './helpers.js';
 import { filterParam } from '../../src/index.js';
+import { literal } from '../support/literal.mjs';
 
 const host = location.origin;
 const types = (report: Array<{ data: any }>) => report.map((r) => r.data.type);
@@ -138,7 +139,7 @@ describe('outgoing actions', () => {
     '/a\u0000', '/\u007f', '', '/a//b', 42, null, undefined, { path: '/' },
   ];
   for (const path of BAD_PATHS) {
-    it(`navigate(${printable(path)}) throws a TypeError and posts nothing`, async () => {
+    it(`navigate(${literal(path)}) throws a TypeError and posts nothing`, async () => {
       const { el, ready } = embed();
       await ready;
       expect(() => el.navigate(path as string)).to.throw(TypeError, /must start with a single "\/"/);

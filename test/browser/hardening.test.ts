@@ -3,8 +3,9 @@ import { expect, oneEvent } from '@open-wc/testing';
 import sinon from 'sinon';
 import {
   cleanup, embed, envelope, frameOf, peerLoaded, peerPopup, peerPost, peerPostPort, peerReady, peerReport, peerUrl,
-  printable, record, tenant, windowOf,
+  record, tenant, windowOf,
 } from './helpers.js';
+import { literal } from '../support/literal.mjs';
 import { SvcEmbedElement, filterParam } from '../../src/index.js';
 
 const types = (report: Array<{ data: any }>) => report.map((r) => r.data.type);
@@ -142,7 +143,7 @@ describe('hardening', () => {
   describe('public-id is one safe path segment', () => {
     const BAD = ['.', '..', '%2e', '%2e%2e', '.%2e', 'a/b', 'a\\b', '..%2f..', 'a?b', 'a#b', 'a b', 'a;b', 'a\u0000', 'ü', 'x'.repeat(257)];
     for (const publicId of BAD) {
-      it(`refuses public-id ${printable(publicId)} with invalid-public-id`, async () => {
+      it(`refuses public-id ${literal(publicId)} with invalid-public-id`, async () => {
         const error = sinon.stub(console, 'error');
         const el = document.createElement('svc-embed');
         const errors: CustomEvent[] = [];
@@ -173,7 +174,7 @@ describe('hardening', () => {
       '/\u061c', '/\ud800', '/x\udc00', '/..', '/../admin', '/a/../../b', '/./x', '/a/.', '/%2e%2e/x', '/%2E./x', '/a/%2e',
     ];
     for (const path of BAD) {
-      it(`navigate(${printable(path)}) throws a TypeError`, async () => {
+      it(`navigate(${literal(path)}) throws a TypeError`, async () => {
         const { el, ready } = embed();
         await ready;
         expect(() => el.navigate(path)).to.throw(TypeError, /must start with a single "\/"/);

@@ -73,12 +73,6 @@ export function peerPopup(win: Window, attack: string): Promise<string> {
   });
 }
 
-/** A string with every character outside printable ASCII as `\uXXXX`, for test names. */
-export const printable = (value: unknown): string =>
-  typeof value === 'string'
-    ? `"${value.replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)}"`
-    : String(value);
-
 /** Has the peer post `count` view events as fast as it can. */
 export function peerBurst(win: Window, count: number): Promise<unknown> {
   return ask(win, tenant, { peerCmd: 'burst', count }, () => undefined);

@@ -1,6 +1,7 @@
 // A web-test-runner plugin that serves the embed peer (test/support/peer.html) from two extra
-// loopback servers. The test page lives on http://localhost:8000, so http://127.0.0.1:<port> is a
-// genuinely different origin: the browser, not the test, enforces the same-origin policy.
+// loopback servers. The test page lives on http://127.0.0.2:<port> (see loopback.mjs), so
+// http://127.0.0.1:<port> is a genuinely different origin and site: the browser, not the test,
+// enforces the same-origin policy.
 // `executeServerCommand('peer-origins')` tells the tests both origins.
 import { createServer } from 'node:http';
 import { readFileSync } from 'node:fs';
