@@ -203,7 +203,7 @@ describe('incoming events', () => {
   });
 
   it('delivers a burst of 5000 events complete and in order', async function () {
-    this.timeout(30000);
+    this.timeout(120_000);
     const paths: string[] = [];
     el.addEventListener('svc-view', (e) => paths.push(e.detail.payload.path));
     await peerBurst(win, 5000);

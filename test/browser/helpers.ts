@@ -1,6 +1,6 @@
 // Shared by the browser tests: the peer's origins, and a small driver for the peer page
 // (test/support/peer.html) that runs in the element's iframe on a real second origin.
-import { executeServerCommand } from '@web/test-runner-commands';
+import { executeServerCommand, sendMouse } from '@web/test-runner-commands';
 import { oneEvent } from '@open-wc/testing';
 import '../../src/index.js';
 import type { SvcEmbedElement } from '../../src/index.js';
@@ -58,19 +58,23 @@ export function peerPostPort(win: Window, message: unknown): Promise<unknown> {
 }
 
 /**
- * Has the peer open a popup that tries to navigate the host's top page to `attack`; resolves with what
- * the popup reports (`navigated`, `threw <name>`) or `blocked` when no popup opened.
+ * Has the peer open a popup, at a real click into its frame, that tries to navigate the host's top page to
+ * `attack`; resolves with what the popup reports (`navigated`, `threw <name>`), or `blocked`.
  */
-export function peerPopup(win: Window, attack: string): Promise<string> {
-  return new Promise((resolve) => {
+export async function peerPopup(frame: HTMLIFrameElement, attack: string): Promise<string> {
+  const result = new Promise<string>((resolve) => {
     const onMessage = (e: MessageEvent) => {
       if (typeof e.data?.peerPopup !== 'string') return;
       removeEventListener('message', onMessage);
       resolve(e.data.peerPopup);
     };
     addEventListener('message', onMessage);
-    win.postMessage({ peerCmd: 'popup', attack }, tenant);
   });
+  await ask(frame.contentWindow!, tenant, { peerCmd: 'popup', attack }, () => undefined);
+  frame.scrollIntoView();
+  const box = frame.getBoundingClientRect();
+  await sendMouse({ type: 'click', position: [Math.round(box.x + 20), Math.round(box.y + 20)] });
+  return result;
 }
 
 /** Has the peer post `count` view events as fast as it can. */
@@ -117,6 +121,8 @@ export function envelope(type: string, payload: unknown, surface = 'dashboard'):
   return { source: 'svc-embed', direction: 'event', type, payload, timestamp: 1_700_000_000_000, surface };
 }
 
+/** Removes what the tests added to the page (elements, frames, spacers), and scrolls back to the top. */
 export function cleanup(): void {
-  for (const el of document.querySelectorAll('svc-embed, iframe')) el.remove();
+  for (const el of [...document.body.children]) if (el.localName !== 'script') el.remove();
+  scrollTo(0, 0);
 }

@@ -41,7 +41,7 @@ async function openPage(path, origin = host.origin) {
 
 const mark = (p = page) => p.evaluate(() => window.__events.length);
 
-async function waitEvent(name, { since = 0, where = () => true, timeout = 8000, p = page } = {}) {
+async function waitEvent(name, { since = 0, where = () => true, timeout = 60_000, p = page } = {}) {
   const end = Date.now() + timeout;
   for (;;) {
     const events = await p.evaluate(() => window.__events);
@@ -64,7 +64,7 @@ async function embedFrame(id = 'embed', p = page) {
 
 /** A real mouse click inside the embed, once the target exists. */
 async function clickIn(frame, selector) {
-  await frame.waitForSelector(selector, { visible: true, timeout: 8000 });
+  await frame.waitForSelector(selector, { visible: true, timeout: 60_000 });
   await frame.click(selector);
 }
 
@@ -75,7 +75,7 @@ async function clickIn(frame, selector) {
  * cross-origin embed can be left waiting on a context that is gone.
  */
 async function inEmbed(fn, arg, id = 'embed', p = page) {
-  const deadline = Date.now() + 8000;
+  const deadline = Date.now() + 60_000;
   let last;
   while (Date.now() < deadline) {
     try {
@@ -381,9 +381,9 @@ describe('sessions on the embed page', () => {
     const p = await browser.newPage();
     try {
       await p.goto(`${tenant.origin}/embed/dashboard/sales-overview?session=demo-acme&session=demo-globex`);
-      await p.waitForSelector('#root[data-error="InvalidSessionError"]', { timeout: 8000 });
+      await p.waitForSelector('#root[data-error="InvalidSessionError"]', { timeout: 60_000 });
       await p.goto(`${tenant.origin}/embed/dashboard/sales-overview?session=demo-acme&allowExport=false&allowExport=true`);
-      await p.waitForSelector('[data-widget="kpi-orders"] .kpi-value', { timeout: 8000 });
+      await p.waitForSelector('[data-widget="kpi-orders"] .kpi-value', { timeout: 60_000 });
       assert.equal(await p.$$eval('[data-export]', (els) => els.length), 0);
       assert.match(await p.$eval('.debug-info', (e) => e.textContent), /export off/);
     } finally {
