@@ -1,17 +1,8 @@
-import type { ActionPayloadMap, ActionType, EventPayloadMap, EventType, Surface } from './protocol/types.js';
+import type { ActionPayloadMap, ActionType, EventDetail, EventType } from './protocol/types.js';
 import type { ConfigErrorReason } from './embed-url.js';
 
 /** The `detail` of every re-dispatched embed event: the validated envelope, with a fresh payload. */
-export interface SvcEventDetail<T extends EventType = EventType> {
-  /** The wire type, e.g. `svc:event:download`. */
-  type: T;
-  /** The surface the event relates to. */
-  surface: Surface;
-  /** When the embed created the message, in epoch milliseconds. */
-  timestamp: number;
-  /** Only the spec's fields for this type; unknown fields are dropped. */
-  payload: EventPayloadMap[T];
-}
+export interface SvcEventDetail<T extends EventType = EventType> extends EventDetail<T> {}
 
 /** A DOM event re-dispatched by `<svc-embed>` for a validated embed event. */
 export type SvcEvent<T extends EventType = EventType> = CustomEvent<SvcEventDetail<T>>;

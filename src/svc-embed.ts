@@ -1,10 +1,9 @@
 import { ReactiveElement, css } from '@lit/reactive-element';
 import type { CSSResult, PropertyDeclaration, PropertyValues } from '@lit/reactive-element';
-import { SOURCE, domEventName } from './protocol/constants.js';
+import { EVENT_TYPES, SOURCE, domEventName } from './protocol/constants.js';
 import type { ActionPayloadMap, ActionType, EmbedTheme } from './protocol/types.js';
 import {
-  colorSchemeProblem, filterProblem, isPlainObject, localeProblem, pathProblem, themeProblem,
-  validateEvent,
+  colorSchemeProblem, filterProblem, isPlainObject, knownEventType, localeProblem, pathProblem, readEvent, themeProblem,
 } from './protocol/validate.js';
 import { resolveEmbedUrl } from './embed-url.js';
 import type { EmbedUrlResult } from './embed-url.js';
@@ -41,6 +40,9 @@ const DEFAULT_TIMEOUT = 15000;
 const SESSION_ERROR = /session|auth|token|expired/i;
 const tag = '<svc-embed>';
 const RENEWAL_FAILED = 'session-renewal-failed';
+
+/** `svc:event:ready` → `svc-ready`, worked out once. */
+const DOM_NAMES = Object.fromEntries(EVENT_TYPES.map((type) => [type, domEventName(type)])) as Record<string, keyof SvcEmbedEventMap>;
 
 /** What identifies a resolved URL: the URL, the refusal's reason, or '' when there is nothing to load. */
 const keyOf = (result: EmbedUrlResult | undefined) => (result ? ('url' in result ? result.url : result.reason) : '');
@@ -518,33 +520,31 @@ iframe{display:block;box-sizing:border-box;width:100%;height:100%;border:0}
     if (!isPlainObject(data) || !Object.hasOwn(data, 'source') || data.source !== SOURCE) return;
 
     // The protocol has no use for ports: a transferred channel must never reach a listener.
-    const result = event.ports.length ? { ok: false as const, reason: 'ports: not allowed' } : validateEvent(data);
-    if (!result.ok) {
-      if (this.debug) this.#log('rejected', result.reason);
-      this.#emit('svc-message-rejected', result.type ? { reason: result.reason, type: result.type } : { reason: result.reason });
+    const detail = event.ports.length ? 'ports: not allowed' : readEvent(data);
+    if (typeof detail === 'string') {
+      if (this.debug) this.#log('rejected', detail);
+      const type = knownEventType(data);
+      this.#emit('svc-message-rejected', type ? { reason: detail, type } : { reason: detail });
       return;
     }
-    const message = result.message;
-    const { type, surface, timestamp, payload } = message;
-    const detail = { type, surface, timestamp, payload };
-    if (this.debug) this.#log('event', type, payload);
-    if (message.type === 'svc:event:ready') {
+    if (this.debug) this.#log('event', detail.type, detail.payload);
+    if (detail.type === 'svc:event:ready') {
       this.#ready = true;
-      this.#readyDetail = detail as SvcEventDetail<'svc:event:ready'>;
+      this.#readyDetail = detail;
       this.#stopTimer();
       this.#flush();
       this.#setStatus('ready');
-      for (const [resolve] of this.#waiting.splice(0)) resolve(this.#readyDetail);
-    } else if (message.type === 'svc:event:view' || message.type === 'svc:event:navigate') {
-      this.#path = message.payload.path;
+      for (const [resolve] of this.#waiting.splice(0)) resolve(detail);
+    } else if (detail.type === 'svc:event:view' || detail.type === 'svc:event:navigate') {
+      this.#path = detail.payload.path;
     }
-    this.#emit(domEventName(type), detail);
-    if (message.type === 'svc:event:error' && message.payload.fatal && frameWindow === this.#frame?.contentWindow) {
-      const { name = '', context = '', message: text } = message.payload;
+    this.#emit(DOM_NAMES[detail.type], detail);
+    if (detail.type === 'svc:event:error' && detail.payload.fatal && frameWindow === this.#frame?.contentWindow) {
+      const { name = '', context = '', message } = detail.payload;
       if (typeof this.sessionProvider !== 'function' || !SESSION_ERROR.test(`${name} ${context}`)) {
         // The embed stopped: commands wait for a ready again.
         this.#ready = false;
-        this.#setStatus('error', { reason: 'embed-fatal-error', message: text });
+        this.#setStatus('error', { reason: 'embed-fatal-error', message });
       } else if (performance.now() - this.#lastAutoRenewal < 30000) {
         // A new session that expires at once again: no loop.
         this.#fail();

@@ -92,6 +92,21 @@ export interface ActionPayloadMap {
   'svc:action:refresh': Record<string, never>;
 }
 
+/** What an event carries besides `source` and `direction`: the `detail` of the element's DOM events. */
+export interface EventDetail<T extends EventType = EventType> {
+  /** The wire type, e.g. `svc:event:download`. */
+  type: T;
+  /** The surface the event relates to. */
+  surface: Surface;
+  /** When the embed created the message, in epoch milliseconds. */
+  timestamp: number;
+  /** Only the spec's fields for this type; unknown fields are dropped. */
+  payload: EventPayloadMap[T];
+}
+
+/** Any valid event's detail, discriminated on `type`. */
+export type AnyEventDetail = { [T in EventType]: EventDetail<T> }[EventType];
+
 /** An event envelope, embed → host (spec 2.4): `surface` is always present. */
 export interface EventEnvelope<T extends EventType = EventType> {
   source: 'svc-embed';

@@ -3,33 +3,40 @@ import {
   EVENT_TYPES, SOURCE, SURFACES,
 } from './constants.js';
 import type {
-  ActionPayloadMap, ActionType, AnyActionEnvelope, AnyEventEnvelope, EventEnvelope, EventPayloadMap, EventType,
-  Surface, Validated,
+  ActionPayloadMap, ActionType, AnyActionEnvelope, AnyEventDetail, AnyEventEnvelope, EventEnvelope, EventPayloadMap,
+  EventType, Surface, Validated,
 } from './types.js';
 
-type Kind = 's' | 'n' | 'b' | '*' | readonly string[];
-/** A field rule: its kind, and 1 (required) or 3 (required, may be null); optional when absent. */
-type FieldRule = readonly [Kind, (1 | 3)?];
+// What a field may hold: a string, a finite number, a boolean, JSON data, or one of a list of strings.
+const STRING = 'string';
+const NUMBER = 'number';
+const BOOLEAN = 'boolean';
+const JSON_DATA = 'json';
+type Kind = typeof STRING | typeof NUMBER | typeof BOOLEAN | typeof JSON_DATA | readonly string[];
 
+// Whether a field must be there: optional fields may be absent (or null, which counts as absent).
+const OPTIONAL = 0;
 const REQUIRED = 1;
-const NULLABLE = 3;
+const REQUIRED_OR_NULL = 2;
+type Presence = typeof OPTIONAL | typeof REQUIRED | typeof REQUIRED_OR_NULL;
+type FieldRule = readonly [Kind, Presence?];
 
 /** Spec section 6, one line per field. Fields not listed here are dropped. */
 const EVENT_FIELDS: Record<EventType, Record<string, FieldRule>> = {
   'svc:event:ready': {
-    embedTenant: ['s', NULLABLE], deploymentId: ['n', NULLABLE], mode: [AUTH_MODES, REQUIRED],
-    surface: [SURFACES, REQUIRED], publicId: ['s'],
+    embedTenant: [STRING, REQUIRED_OR_NULL], deploymentId: [NUMBER, REQUIRED_OR_NULL], mode: [AUTH_MODES, REQUIRED],
+    surface: [SURFACES, REQUIRED], publicId: [STRING],
   },
-  'svc:event:view': { surface: [SURFACES, REQUIRED], path: ['s', REQUIRED], publicId: ['s'], title: ['s'] },
-  'svc:event:navigate': { path: ['s', REQUIRED], previousPath: ['s'] },
-  'svc:event:dashboard-loaded': { publicId: ['s'], widgetCount: ['n'], loadDurationMs: ['n'] },
+  'svc:event:view': { surface: [SURFACES, REQUIRED], path: [STRING, REQUIRED], publicId: [STRING], title: [STRING] },
+  'svc:event:navigate': { path: [STRING, REQUIRED], previousPath: [STRING] },
+  'svc:event:dashboard-loaded': { publicId: [STRING], widgetCount: [NUMBER], loadDurationMs: [NUMBER] },
   'svc:event:download': {
-    format: [DOWNLOAD_FORMATS, REQUIRED], target: [DOWNLOAD_TARGETS, REQUIRED], widgetId: ['s'], title: ['s'],
-    rowCount: ['n'],
+    format: [DOWNLOAD_FORMATS, REQUIRED], target: [DOWNLOAD_TARGETS, REQUIRED], widgetId: [STRING], title: [STRING],
+    rowCount: [NUMBER],
   },
-  'svc:event:drilldown': { member: ['s', REQUIRED], value: ['*'], widgetId: ['s'] },
-  'svc:event:ai-query': { query: ['s', REQUIRED], status: [AI_QUERY_STATUSES, REQUIRED], chatId: ['s'], agentId: ['s'] },
-  'svc:event:error': { message: ['s', REQUIRED], name: ['s'], context: ['s'], fatal: ['b'] },
+  'svc:event:drilldown': { member: [STRING, REQUIRED], value: [JSON_DATA], widgetId: [STRING] },
+  'svc:event:ai-query': { query: [STRING, REQUIRED], status: [AI_QUERY_STATUSES, REQUIRED], chatId: [STRING], agentId: [STRING] },
+  'svc:event:error': { message: [STRING, REQUIRED], name: [STRING], context: [STRING], fatal: [BOOLEAN] },
 };
 
 const has = (o: object, key: string) => Object.hasOwn(o, key);
@@ -47,16 +54,16 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
 }
 
 function matches(value: unknown, kind: Kind): boolean {
-  return kind === 's' ? typeof value === 'string'
-    : kind === 'n' ? Number.isFinite(value)
-    : kind === 'b' ? typeof value === 'boolean'
-    : kind === '*' ? !dataProblem(value)
+  return kind === STRING ? typeof value === 'string'
+    : kind === NUMBER ? Number.isFinite(value)
+    : kind === BOOLEAN ? typeof value === 'boolean'
+    : kind === JSON_DATA ? !dataProblem(value)
     : typeof value === 'string' && kind.includes(value);
 }
 
 function describe(kind: Kind): string {
-  return kind === 's' ? 'a string' : kind === 'n' ? 'a finite number' : kind === 'b' ? 'a boolean'
-    : kind === '*' ? 'JSON data' : oneOf(kind as readonly string[]);
+  return kind === STRING ? 'a string' : kind === NUMBER ? 'a finite number' : kind === BOOLEAN ? 'a boolean'
+    : kind === JSON_DATA ? 'JSON data' : oneOf(kind);
 }
 
 /**
@@ -67,10 +74,10 @@ function cleanPayload(type: EventType, payload: Record<string, unknown>): Record
   const out: Record<string, unknown> = {};
   const rules = EVENT_FIELDS[type];
   for (const name in rules) {
-    const [kind, flags = 0] = rules[name];
+    const [kind, presence = OPTIONAL] = rules[name];
     const value = has(payload, name) ? payload[name] : undefined;
-    if (value === undefined || (value === null && flags !== NULLABLE)) {
-      if (flags) return `payload.${name}: required, ${describe(kind)}${flags === NULLABLE ? ' or null' : ''}`;
+    if (value === undefined || (value === null && presence !== REQUIRED_OR_NULL)) {
+      if (presence) return `payload.${name}: required, ${describe(kind)}${presence === REQUIRED_OR_NULL ? ' or null' : ''}`;
       continue;
     }
     if (value !== null && !matches(value, kind)) return `payload.${name}: must be ${describe(kind)}`;
@@ -93,31 +100,45 @@ function checkEnvelope(data: unknown, direction: 'event' | 'action', types: read
 }
 
 /**
+ * Reads an incoming event (embed → host) against spec 2.4 and 6 into `{type, surface, timestamp, payload}`,
+ * whose payload is a fresh object holding only the spec's fields, or returns why it is refused. The reason
+ * names the field and the rule; it never echoes message data. Never throws.
+ */
+export function readEvent(data: unknown): AnyEventDetail | string {
+  try {
+    const problem = checkEnvelope(data, 'event', EVENT_TYPES);
+    if (problem) return problem;
+    const d = data as Record<string, unknown>;
+    if (!has(d, 'surface') || !matches(d.surface, SURFACES)) return `surface: must be ${oneOf(SURFACES)}`;
+    const type = d.type as EventType;
+    const payload = cleanPayload(type, d.payload as Record<string, unknown>);
+    return typeof payload === 'string' ? payload : { type, surface: d.surface, timestamp: d.timestamp, payload } as AnyEventDetail;
+  } catch {
+    // Only hostile objects get here (a getter or proxy trap that throws): a structured clone never does.
+    return 'message: could not be read';
+  }
+}
+
+/** The message's `type` when it is a known event type (so a refusal can name it), else undefined. */
+export function knownEventType(data: unknown): EventType | undefined {
+  try {
+    const type = isPlainObject(data) && has(data, 'type') ? data.type : undefined;
+    return EVENT_TYPES.includes(type as EventType) ? (type as EventType) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
  * Validates an incoming event (embed → host) against spec 2.4 and 6. On success `message` is a fresh
  * envelope whose payload holds only the spec's fields. `type` is reported only when it is a known
  * event type, so a refusal never repeats attacker-chosen text.
  */
 export function validateEvent(data: unknown): Validated<AnyEventEnvelope> {
-  try {
-    return checkEvent(data);
-  } catch {
-    // Only hostile objects get here (a getter or proxy trap that throws): a structured clone never does.
-    return refuse('message: could not be read');
-  }
-}
-
-function checkEvent(data: unknown): Validated<AnyEventEnvelope> {
-  const problem = checkEnvelope(data, 'event', EVENT_TYPES);
-  const d = data as Record<string, unknown>;
-  const type = isPlainObject(d) && has(d, 'type') && EVENT_TYPES.includes(d.type as EventType) ? (d.type as EventType) : undefined;
-  if (problem) return refuse(problem, type);
-  if (!has(d, 'surface') || !matches(d.surface, SURFACES)) return refuse(`surface: must be ${oneOf(SURFACES)}`, type);
-  const payload = cleanPayload(type!, d.payload as Record<string, unknown>);
-  if (typeof payload === 'string') return refuse(payload, type);
-  return {
-    ok: true,
-    message: { source: SOURCE, direction: 'event', type: type!, payload, timestamp: d.timestamp, surface: d.surface } as AnyEventEnvelope,
-  };
+  const read = readEvent(data);
+  return typeof read === 'string'
+    ? refuse(read, knownEventType(data))
+    : { ok: true, message: { source: SOURCE, direction: 'event', ...read } as AnyEventEnvelope };
 }
 
 /** Builds a valid event envelope (embed → host), for the embed side; throws a TypeError naming the broken rule. */

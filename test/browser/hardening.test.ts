@@ -197,7 +197,7 @@ describe('hardening', () => {
       await ready;
       const seen = record(el);
       await peerPostPort(windowOf(el), envelope('svc:event:drilldown', { member: 'orders.count', value: 1 }));
-      expect(seen.map((e) => [e.type, e.detail])).to.deep.equal([['svc-message-rejected', { reason: 'ports: not allowed' }]]);
+      expect(seen.map((e) => [e.type, e.detail])).to.deep.equal([['svc-message-rejected', { reason: 'ports: not allowed', type: 'svc:event:drilldown' }]]);
     });
 
     it('accepts only JSON data as a drilldown value', async () => {
