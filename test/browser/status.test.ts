@@ -200,6 +200,8 @@ describe('the ready timeout', () => {
     await new Promise((resolve) => el.addEventListener('svc-status', (e) => e.detail.status === 'error' && resolve(e)));
     el.navigate('/late');
     const ready = oneEvent(el, 'svc-ready');
+    // On a slow machine the timeout may come before the frame has loaded: the peer must be there to answer.
+    await peerLoaded(windowOf(el));
     await peerReady(windowOf(el));
     await ready;
     expect(el.status).to.equal('ready');
@@ -277,6 +279,7 @@ describe('loading and error states', () => {
     expect(getComputedStyle(loading).display).to.equal('none');
     expect(error.querySelector('slot')!.assignedElements()[0].textContent).to.equal('Something went wrong');
     const ready = oneEvent(el, 'svc-ready');
+    await peerLoaded(windowOf(el));
     await peerReady(windowOf(el));
     await ready;
     expect([loading.hidden, error.hidden]).to.deep.equal([true, true]);
