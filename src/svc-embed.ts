@@ -227,11 +227,12 @@ iframe{display:block;box-sizing:border-box;width:100%;height:100%;border:0}
    * Reloads the embed with a new session: `session`, or else one from `sessionProvider`. The viewer's place
    * is kept: the state is re-sent, the last in-embed path restored, and held commands posted. Resolves at
    * the new ready; rejects when the renewal fails.
-   * @throws TypeError when `session` is given but is not a non-empty string without control characters, or
-   * when neither `session` nor `sessionProvider` is there.
+   * @throws TypeError when `session` is given but is not a non-empty string without control characters, when
+   * neither `session` nor `sessionProvider` is there, or when there is no embed URL to renew.
    */
   renewSession(session?: string): Promise<void> {
-    const problem = session === undefined ? typeof this.sessionProvider !== 'function' && 'or a sessionProvider is needed' : sessionProblem(session);
+    const problem = !resolveEmbedUrl(this) ? 'needs src, or tenant-origin and public-id, to renew'
+      : session === undefined ? typeof this.sessionProvider !== 'function' && 'or a sessionProvider is needed' : sessionProblem(session);
     if (problem) throw new TypeError(`${tag}.renewSession(session): session ${problem}`);
     if (!this.#renewal) {
       // From here nothing is posted to the old frame or accepted from it; held commands wait for the new one.
@@ -263,8 +264,8 @@ iframe{display:block;box-sizing:border-box;width:100%;height:100%;border:0}
     // a pop-out document); the signal removes it on disconnect, so re-insertion never doubles it.
     this.#listening = new AbortController();
     view?.addEventListener('message', this.#onMessage, { signal: this.#listening.signal });
-    // Re-inserted: the frame reloads and must say ready again.
-    if (this.#shown) this.#loading();
+    // Re-inserted: the current frame reloads and must say ready again.
+    if (this.#shown && this.#shown === this.#frame) this.#loading();
   }
 
   override disconnectedCallback(): void {

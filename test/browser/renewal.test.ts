@@ -235,8 +235,10 @@ describe('session renewal', () => {
     expect(text).to.not.match(/SECRET/);
   });
 
-  it('throws a TypeError for an invalid session, or when there is neither a session nor a provider', () => {
+  it('throws a TypeError for an invalid session, when there is neither a session nor a provider, or nothing to renew', () => {
     const el = document.createElement('svc-embed');
+    expect(() => el.renewSession('fine')).to.throw(TypeError, /needs src/);
+    el.src = peerUrl();
     for (const bad of [42, '', 'a\u0000b', 'x\u0085']) expect(() => el.renewSession(bad as string)).to.throw(TypeError, /renewSession/);
     expect(() => el.renewSession()).to.throw(TypeError, /sessionProvider/);
   });
