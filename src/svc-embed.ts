@@ -30,16 +30,16 @@ const SANDBOX = 'allow-scripts allow-same-origin allow-forms allow-popups allow-
  * origin, are validated, and are re-dispatched as typed DOM events; actions go out only after ready,
  * and only to the tenant origin.
  *
- * @fires svc-ready - The embed authenticated and mounted. Detail: {type, surface, timestamp, payload}.
- * @fires svc-view - A surface was viewed.
- * @fires svc-navigate - The viewer navigated inside the embed.
- * @fires svc-dashboard-loaded - All widgets of a dashboard rendered.
- * @fires svc-download - The viewer exported data or an image.
- * @fires svc-drilldown - The viewer drilled into a measure.
- * @fires svc-ai-query - An AI query was submitted, completed or failed.
- * @fires svc-error - The embed surfaced an error.
- * @fires svc-message-rejected - A message from the embed failed validation. Detail: {reason, type?}.
- * @fires svc-config-error - The embed URL was refused; no iframe exists. Detail: {reason, message}.
+ * @fires {SvcEventDetail<'svc:event:ready'>} svc-ready - The embed authenticated and mounted. Detail: {type, surface, timestamp, payload}.
+ * @fires {SvcEventDetail<'svc:event:view'>} svc-view - A surface was viewed.
+ * @fires {SvcEventDetail<'svc:event:navigate'>} svc-navigate - The viewer navigated inside the embed.
+ * @fires {SvcEventDetail<'svc:event:dashboard-loaded'>} svc-dashboard-loaded - All widgets of a dashboard rendered.
+ * @fires {SvcEventDetail<'svc:event:download'>} svc-download - The viewer exported data or an image.
+ * @fires {SvcEventDetail<'svc:event:drilldown'>} svc-drilldown - The viewer drilled into a measure.
+ * @fires {SvcEventDetail<'svc:event:ai-query'>} svc-ai-query - An AI query was submitted, completed or failed.
+ * @fires {SvcEventDetail<'svc:event:error'>} svc-error - The embed surfaced an error.
+ * @fires {SvcMessageRejectedDetail} svc-message-rejected - A message from the embed failed validation. Detail: {reason, type?}.
+ * @fires {SvcConfigErrorDetail} svc-config-error - The embed URL was refused; no iframe exists. Detail: {reason, message}.
  * @csspart frame - The iframe.
  */
 export class SvcEmbedElement extends ReactiveElement {
@@ -60,7 +60,10 @@ export class SvcEmbedElement extends ReactiveElement {
     filter: {},
     theme: {
       // The attribute takes JSON; text that does not parse stays a string, which the theme check reports.
+      // "[object Object]" is what a server renderer writes for an object property: no theme, and no warning,
+      // since the property set at hydration brings the real one.
       converter: (value: string | null) => {
+        if (value === '[object Object]') return undefined;
         try {
           return value === null ? value : JSON.parse(value);
         } catch {
@@ -87,7 +90,10 @@ export class SvcEmbedElement extends ReactiveElement {
   declare locale?: string | null;
   /** `f_<semantic_view>.<dimension>=<JSON>`, e.g. from `filterParam('orders', 'status', 'shipped')`. */
   declare filter?: string | null;
-  /** A brand theme (`primaryColor`, `borderRadius`, `font`, …). Assign a new object to apply a change. */
+  /**
+   * A brand theme (`primaryColor`, `borderRadius`, `font`, …). Assign a new object to apply a change. The attribute
+   * takes JSON; the text `[object Object]` that server renderers write for an object is ignored.
+   */
   declare theme?: EmbedTheme | null;
   /** The accessible name of the iframe. Default: "Embedded analytics". */
   declare title: string;
