@@ -6,6 +6,7 @@ import { defaultReporter, summaryReporter } from '@web/test-runner';
 import { esbuildPlugin } from '@web/dev-server-esbuild';
 import puppeteerCore from 'puppeteer-core';
 import { peerServerPlugin } from './test/support/peer-server.mjs';
+import { frameworksPlugin } from './test/support/frameworks-plugin.mjs';
 import { countReporter } from './test/support/wtr-count-reporter.mjs';
 
 const CHROME_PATH = process.env.CHROME_PATH || '/usr/lib/chromium/chromium';
@@ -52,7 +53,7 @@ export default {
   concurrentBrowsers: 2,
   testsFinishTimeout: 240000,
   browsers: wanted.map((b) => launchers[b]()),
-  plugins: [esbuildPlugin({ ts: true, target: 'es2022', tsconfig: 'tsconfig.json' }), peerServerPlugin()],
+  plugins: [esbuildPlugin({ ts: true, target: 'es2022', tsconfig: 'tsconfig.json' }), peerServerPlugin(), frameworksPlugin()],
   reporters: [defaultReporter(), summaryReporter({ flatten: false }), countReporter(`${process.env.SVC_TEST_RESULTS || '.test-results'}/browser.json`)],
   testFramework: { config: { timeout: 10000 } },
 };
