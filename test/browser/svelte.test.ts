@@ -1,34 +1,31 @@
-// Svelte 5 renders <svc-embed>: objects as properties, onsvc-* listeners. The component is fixtures/Embed.svelte,
-// compiled and bundled by test/support/frameworks-plugin.mjs.
+// Svelte 5 renders <svc-embed>: objects as properties, onsvc-* listeners; and hydrates what its server rendered.
+// The component is fixtures/Embed.svelte, compiled and bundled by test/support/frameworks-plugin.mjs.
 import { expect } from '@open-wc/testing';
-import { cleanup, frameOf, peerReport, peerUrl, windowOf } from './helpers.js';
+import { cleanup, frameOf, peerUrl } from './helpers.js';
+import { container, expectDelivered, readyHandler, theme } from './framework-checks.js';
 import { mountSvelte, type EmbedProps } from './fixtures/svelte-app.js';
-import type { SvcEmbedEventMap } from '../../src/index.js';
-
-const theme = { primaryColor: '#0f766e', borderRadius: 8 };
 
 let unmount: (() => void) | undefined;
+let src: string;
 
 /** Renders Embed.svelte (or hydrates `serverHtml`) and resolves at its first svc-ready. */
 async function mount(props: Omit<EmbedProps, 'src' | 'theme' | 'onready'>, serverHtml?: string) {
-  const container = document.createElement('div');
-  document.body.append(container);
-  let ready!: (e: SvcEmbedEventMap['svc-ready']) => void;
-  const readyEvent = new Promise<SvcEmbedEventMap['svc-ready']>((resolve) => (ready = resolve));
-  if (serverHtml !== undefined) container.innerHTML = serverHtml;
-  const el = container.querySelector('svc-embed');
-  // The element is defined before the app hydrates, and renders what the server wrote in between.
-  await el?.updateComplete;
-  unmount = mountSvelte(container, { src, theme, onready: (e) => ready(e), ...props }, serverHtml === undefined ? 'mount' : 'hydrate');
-  const event = await readyEvent;
-  expect(el ?? container.querySelector('svc-embed')).to.equal(container.querySelector('svc-embed'));
-  return { el: container.querySelector('svc-embed')!, event };
+  const root = container();
+  const { onReady, event } = readyHandler();
+  if (serverHtml !== undefined) {
+    root.innerHTML = serverHtml;
+    // The element is defined before the app hydrates, and renders what the server wrote in between.
+    await root.querySelector('svc-embed')!.updateComplete;
+  }
+  const before = root.querySelector('svc-embed');
+  unmount = mountSvelte(root, { src, theme, onready: onReady, ...props }, serverHtml === undefined ? 'mount' : 'hydrate');
+  const el = root.querySelector('svc-embed')!;
+  if (before) expect(el).to.equal(before, 'hydrated in place, not replaced');
+  return { el, event: await event };
 }
 
-let src: string;
-beforeEach(() => (src = peerUrl()));
-
 describe('Svelte', () => {
+  beforeEach(() => (src = peerUrl()));
   afterEach(() => {
     unmount?.();
     unmount = undefined;
@@ -39,14 +36,7 @@ describe('Svelte', () => {
     it(`sets the theme as a property, listens with onsvc-ready, binds {allowExport} = ${allowExport}`, async () => {
       const { el, event } = await mount({ allowExport });
       expect(event.detail.payload.mode).to.equal('signed');
-      expect(el.theme).to.deep.equal(theme);
-      expect(el.hasAttribute('theme')).to.equal(false);
-      expect(new URL(frameOf(el)!.src).searchParams.get('allowExport')).to.equal(allowExport ? 'true' : null);
-      const sent = (await peerReport(windowOf(el))).map((r) => [r.data.type, r.data.payload]);
-      expect(sent).to.deep.equal([
-        ['svc:action:set-theme', theme],
-        ['svc:action:set-color-scheme', { scheme: 'dark' }],
-      ]);
+      await expectDelivered(el, allowExport);
     });
   }
 
@@ -62,9 +52,7 @@ describe('Svelte', () => {
     try {
       const { el, event } = await mount({ allowExport: false }, html);
       expect(event.detail.payload.mode).to.equal('signed');
-      expect(el.theme).to.deep.equal(theme);
-      const sent = (await peerReport(windowOf(el))).map((r) => [r.data.type, r.data.payload]);
-      expect(sent.filter(([type]) => type === 'svc:action:set-theme')).to.deep.equal([['svc:action:set-theme', theme]]);
+      await expectDelivered(el, false, '[object Object]');
     } finally {
       console.warn = warn;
     }

@@ -2,24 +2,19 @@
 // The app is fixtures/vue-app.ts, bundled with Vue's template compiler by test/support/frameworks-plugin.mjs.
 import { expect } from '@open-wc/testing';
 import type { App } from 'vue';
-import { cleanup, frameOf, peerReport, peerUrl, windowOf } from './helpers.js';
-import { mountVue, type VueProps } from './fixtures/vue-app.js';
-import type { SvcEmbedEventMap } from '../../src/index.js';
-
-const theme = { primaryColor: '#0f766e', borderRadius: 8 };
-
-async function mount(template: string, allowExport: boolean) {
-  const container = document.createElement('div');
-  document.body.append(container);
-  let ready!: (e: SvcEmbedEventMap['svc-ready']) => void;
-  const readyEvent = new Promise<SvcEmbedEventMap['svc-ready']>((resolve) => (ready = resolve));
-  const props: VueProps = { src: peerUrl(), theme, allowExport, onReady: (e) => ready(e) };
-  app = mountVue(container, props, template);
-  const event = await readyEvent;
-  return { el: container.querySelector('svc-embed')!, event };
-}
+import { cleanup, frameOf, peerUrl } from './helpers.js';
+import { container, expectDelivered, readyHandler, theme } from './framework-checks.js';
+import { mountVue } from './fixtures/vue-app.js';
 
 let app: App | undefined;
+
+/** Mounts a Vue app with this template and resolves at its first svc-ready. */
+async function mount(template: string, allowExport: boolean) {
+  const root = container();
+  const { onReady, event } = readyHandler();
+  app = mountVue(root, { src: peerUrl(), theme, allowExport, onReady }, template);
+  return { el: root.querySelector('svc-embed')!, event: await event };
+}
 
 describe('Vue', () => {
   afterEach(() => {
@@ -35,15 +30,8 @@ describe('Vue', () => {
         allowExport,
       );
       expect(event.detail.payload.mode).to.equal('signed');
-      expect(el.theme).to.deep.equal(theme);
-      expect(el.hasAttribute('theme')).to.equal(false);
       expect(el.colorScheme).to.equal('dark');
-      expect(new URL(frameOf(el)!.src).searchParams.get('allowExport')).to.equal(allowExport ? 'true' : null);
-      const sent = (await peerReport(windowOf(el))).map((r) => [r.data.type, r.data.payload]);
-      expect(sent).to.deep.equal([
-        ['svc:action:set-theme', theme],
-        ['svc:action:set-color-scheme', { scheme: 'dark' }],
-      ]);
+      await expectDelivered(el, allowExport);
     });
   }
 
