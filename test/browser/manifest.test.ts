@@ -1,4 +1,4 @@
-// The CSS parts and slots in custom-elements.json are those the element renders, in each status it can be in.
+// The CSS parts, slots and custom states in custom-elements.json are those the element shows, in each status.
 import { expect } from '@open-wc/testing';
 import { cleanup, embed } from './helpers.js';
 import type { SvcEmbedElement } from '../../src/index.js';
@@ -10,15 +10,18 @@ interface Named {
 describe('Custom Elements Manifest', () => {
   after(cleanup);
 
-  it('lists every CSS part and slot the element renders, idle, loading, ready and refused, and no other', async () => {
+  it('lists every CSS part, slot and CSS state the element shows, idle, loading, ready and refused, and no other', async () => {
     const manifest = await (await fetch('/custom-elements.json')).json();
     const declared = manifest.modules.flatMap((m: { declarations?: unknown[] }) => m.declarations ?? [])
-      .find((d: { tagName?: string }) => d.tagName === 'svc-embed') as { cssParts?: Named[]; slots?: Named[] };
+      .find((d: { tagName?: string }) => d.tagName === 'svc-embed') as { cssParts?: Named[]; slots?: Named[]; cssStates?: Named[] };
+    const declaredStates = (declared.cssStates ?? []).map((s) => s.name);
 
     const parts = new Set<string>();
     const slots = new Set<string>();
+    const states = new Set<string>();
     const look = async (el: SvcEmbedElement) => {
       await el.updateComplete;
+      for (const state of declaredStates) if (el.matches(`:state(${state})`)) states.add(state);
       for (const node of el.shadowRoot!.querySelectorAll('[part]')) for (const p of node.getAttribute('part')!.split(/\s+/)) parts.add(p);
       for (const slot of el.shadowRoot!.querySelectorAll('slot')) slots.add(slot.name);
     };
@@ -43,5 +46,7 @@ describe('Custom Elements Manifest', () => {
 
     expect([...parts].sort()).to.deep.equal((declared.cssParts ?? []).map((p) => p.name).sort());
     expect([...slots].sort()).to.deep.equal((declared.slots ?? []).map((s) => s.name).sort());
+    // Custom states cannot be listed, only tested: each declared one must be reached.
+    expect([...states].sort()).to.deep.equal([...declaredStates].sort());
   });
 });
