@@ -63,6 +63,20 @@ test('svc-embed/react imports in plain Node and renders on the server', () => {
   assert.equal(result.stdout.trim(), '<svc-embed class="embed"></svc-embed>');
 });
 
+test('svc-embed/react finds the element\'s properties when another copy of the element defined the tag first', () => {
+  // @lit/react sets as properties only the names on the class's prototype, which Lit puts there when it finalizes
+  // the class: normally at definition, which the guarded define skips when the tag is taken.
+  const result = spawnSync(process.execPath, ['--input-type=module', '-e', `
+    const { ReactiveElement } = await import('@lit/reactive-element');
+    customElements.define('svc-embed', class OtherCopy extends ReactiveElement {});
+    await import('svc-embed/react');
+    const { SvcEmbedElement } = await import('svc-embed');
+    console.log(JSON.stringify([customElements.get('svc-embed') === SvcEmbedElement, 'theme' in SvcEmbedElement.prototype]));
+  `], { cwd: root, encoding: 'utf8' });
+  assert.equal(result.status, 0, result.stderr);
+  assert.deepEqual(JSON.parse(result.stdout), [false, true]);
+});
+
 test('the published files: every entry point, its typings, the bundles, the manifest and the editor data', () => {
   const pkg = JSON.parse(readFileSync(new URL('package.json', root), 'utf8'));
   const result = spawnSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: root, encoding: 'utf8' });
