@@ -10,7 +10,7 @@ import { build } from 'esbuild';
 import { compile } from 'svelte/compiler';
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
 import { dirname, join, relative, sep } from 'node:path';
 import { promisify } from 'node:util';
 
@@ -70,12 +70,15 @@ async function browserBundle(entry) {
   return result.outputFiles[0].text;
 }
 
+// Inside node_modules, so the server entries find their packages; one directory per run, so that runs side by
+// side never read each other's builds.
+const cache = join(root, 'node_modules/.cache/svc-embed-tests', String(process.pid));
 const servers = new Map();
-/** Builds a fixture's server entry for Node, once per run; its packages load from node_modules. */
+/** Builds a fixture's server entry for Node, once per run. */
 function serverEntry(name) {
   const source = ['.ts', '.tsx'].map((ext) => join(root, FIXTURES, `${name}-server${ext}`)).find(existsSync);
   if (!source) throw new Error(`no server fixture named ${name}`);
-  const outfile = join(root, `node_modules/.cache/svc-embed-tests/${name}-server.mjs`);
+  const outfile = join(cache, `${name}-server.mjs`);
   if (!servers.has(name)) {
     servers.set(name, build({
       ...common,
@@ -93,6 +96,9 @@ function serverEntry(name) {
 export function frameworksPlugin() {
   return {
     name: 'svc-embed-frameworks',
+    async serverStop() {
+      await rm(cache, { recursive: true, force: true });
+    },
     async serve(context) {
       const ssr = /^\/__frameworks\/ssr\/([a-z]+)$/.exec(context.path);
       if (ssr) {
