@@ -1,4 +1,4 @@
-// A web-test-runner plugin for the framework tests (test/browser/{react,vue,svelte}.test.ts).
+// A web-test-runner plugin for the framework tests (test/browser/{react,preact,vue,svelte}.test.ts).
 // - Serves each module under test/browser/fixtures/ as one browser bundle made by esbuild: React ships
 //   CommonJS only, Vue's template compiler wants build flags, and .svelte files need the Svelte compiler.
 //   The element's own modules (src/) stay out of the bundles and load as the other tests load them, so the page
