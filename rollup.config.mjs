@@ -1,12 +1,19 @@
-// The CDN bundle: one self-contained, minified ES module (Lit inlined) built from the tsc output.
+// The CDN bundles, built from the tsc output, each self-contained and minified with Lit inlined:
+// an ES module for <script type="module">, and a classic script (an IIFE that sets the global `SvcEmbed`) for
+// pages that cannot load modules: tag managers, some CMSes. scripts/size.mjs checks both against the budget.
 import { nodeResolve } from '@rollup/plugin-node-resolve';
 import terser from '@rollup/plugin-terser';
 
-export default {
+const bundle = (file, format, extra = {}) => ({
   input: 'dist/cdn.js',
-  output: { file: 'cdn/svc-embed.min.js', format: 'es', sourcemap: false },
+  output: { file, format, sourcemap: false, ...extra },
   plugins: [
     nodeResolve({ browser: true }),
-    terser({ ecma: 2022, module: true, compress: { passes: 2 }, format: { comments: false } }),
+    terser({ ecma: 2022, module: format === 'es', compress: { passes: 2 }, format: { comments: false } }),
   ],
-};
+});
+
+export default [
+  bundle('cdn/svc-embed.min.js', 'es'),
+  bundle('cdn/svc-embed.classic.min.js', 'iife', { name: 'SvcEmbed' }),
+];

@@ -7,6 +7,7 @@ import { esbuildPlugin } from '@web/dev-server-esbuild';
 import puppeteerCore from 'puppeteer-core';
 import { PAGE_HOST, freePort, loopbackOnlyPlugin } from './test/support/loopback.mjs';
 import { peerServerPlugin } from './test/support/peer-server.mjs';
+import { frameworksPlugin } from './test/support/frameworks-plugin.mjs';
 import { webkitBrowser } from './test/support/webkit.mjs';
 import { countReporter } from './test/support/wtr-count-reporter.mjs';
 
@@ -76,6 +77,7 @@ export default {
     loopbackOnlyPlugin(),
     esbuildPlugin({ ts: true, target: 'es2022', tsconfig: 'tsconfig.json' }),
     peerServerPlugin(),
+    frameworksPlugin(),
     ...(webkit ? [webkit.plugin] : []),
   ],
   reporters: [defaultReporter(), summaryReporter({ flatten: false }), countReporter(`${process.env.SVC_TEST_RESULTS || '.test-results'}/browser.json`)],

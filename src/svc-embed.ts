@@ -57,18 +57,18 @@ const sessionProblem = (value: unknown) =>
  * origin, are validated, and are re-dispatched as typed DOM events; actions go out only after ready,
  * and only to the tenant origin.
  *
- * @fires svc-ready - The embed authenticated and mounted. Detail: {type, surface, timestamp, payload}.
- * @fires svc-view - A surface was viewed.
- * @fires svc-navigate - The viewer navigated inside the embed.
- * @fires svc-dashboard-loaded - All widgets of a dashboard rendered.
- * @fires svc-download - The viewer exported data or an image.
- * @fires svc-drilldown - The viewer drilled into a measure.
- * @fires svc-ai-query - An AI query was submitted, completed or failed.
- * @fires svc-error - The embed surfaced an error.
- * @fires svc-message-rejected - A message from the embed failed validation. Detail: {reason, type?}.
- * @fires svc-config-error - The embed URL was refused; no iframe exists. Detail: {reason, message}.
- * @fires svc-status - `status` changed. Detail: {status, previous, reason?, message?, frameLoaded?, elapsedMs?}.
- * @fires svc-action - An action was posted to the embed. Detail: {type, payload, timestamp}.
+ * @fires {SvcEventDetail<'svc:event:ready'>} svc-ready - The embed authenticated and mounted. Detail: {type, surface, timestamp, payload}.
+ * @fires {SvcEventDetail<'svc:event:view'>} svc-view - A surface was viewed.
+ * @fires {SvcEventDetail<'svc:event:navigate'>} svc-navigate - The viewer navigated inside the embed.
+ * @fires {SvcEventDetail<'svc:event:dashboard-loaded'>} svc-dashboard-loaded - All widgets of a dashboard rendered.
+ * @fires {SvcEventDetail<'svc:event:download'>} svc-download - The viewer exported data or an image.
+ * @fires {SvcEventDetail<'svc:event:drilldown'>} svc-drilldown - The viewer drilled into a measure.
+ * @fires {SvcEventDetail<'svc:event:ai-query'>} svc-ai-query - An AI query was submitted, completed or failed.
+ * @fires {SvcEventDetail<'svc:event:error'>} svc-error - The embed surfaced an error.
+ * @fires {SvcMessageRejectedDetail} svc-message-rejected - A message from the embed failed validation. Detail: {reason, type?}.
+ * @fires {SvcConfigErrorDetail} svc-config-error - The embed URL was refused; no iframe exists. Detail: {reason, message}.
+ * @fires {SvcStatusDetail} svc-status - `status` changed. Detail: {status, previous, reason?, message?, frameLoaded?, elapsedMs?}.
+ * @fires {SvcActionDetail} svc-action - An action was posted to the embed. Detail: {type, payload, timestamp}.
  * @slot loading - Shown over the frame while `status` is `loading`.
  * @slot error - Shown over the frame while `status` is `error`; replaces the built-in message.
  * @csspart frame - The iframe.
@@ -96,7 +96,10 @@ iframe{display:block;box-sizing:border-box;width:100%;height:100%;border:0}
     filter: {},
     theme: {
       // The attribute takes JSON; text that does not parse stays a string, which the theme check reports.
+      // "[object Object]" is what a server renderer writes for an object property: no theme, and no warning,
+      // since the property set at hydration brings the real one.
       converter: (value: string | null) => {
+        if (value === '[object Object]') return undefined;
         try {
           return value === null ? value : JSON.parse(value);
         } catch {
@@ -127,7 +130,10 @@ iframe{display:block;box-sizing:border-box;width:100%;height:100%;border:0}
   declare locale?: string | null;
   /** `f_<semantic_view>.<dimension>=<JSON>`, e.g. from `filterParam('orders', 'status', 'shipped')`. */
   declare filter?: string | null;
-  /** A brand theme (`primaryColor`, `borderRadius`, `font`, …). Assign a new object to apply a change. */
+  /**
+   * A brand theme (`primaryColor`, `borderRadius`, `font`, …). Assign a new object to apply a change. The attribute
+   * takes JSON; the text `[object Object]` that server renderers write for an object is ignored.
+   */
   declare theme?: EmbedTheme | null;
   /** The accessible name of the iframe. Default: "Embedded analytics". */
   declare title: string;

@@ -1,9 +1,10 @@
-// The package as Node and TypeScript users meet it: entry points, SSR import, typings, bundle budget.
+// The package as Node and TypeScript users meet it: entry points, SSR import, typings, bundles, published files.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
+import vm from 'node:vm';
 
 const root = new URL('../../', import.meta.url);
 
@@ -32,12 +33,59 @@ test('TypeScript users get typed event details without casts (tsc --noEmit over 
   assert.equal(result.status, 0, result.stdout + result.stderr);
 });
 
-test('the CDN bundle named in package.json is within its 8,700-byte gzip budget', () => {
+test('the CDN bundles are within their 8,700-byte gzip budget and self-contained; the classic one is a classic script', async () => {
   const pkg = JSON.parse(readFileSync(new URL('package.json', root), 'utf8'));
   assert.equal(pkg.unpkg, pkg.jsdelivr);
-  const bundle = readFileSync(new URL(pkg.unpkg, root));
-  const gzip = gzipSync(bundle, { level: 9 }).length;
-  assert.ok(gzip <= 8700, `${gzip} B gzip`);
-  // Self-contained: no bare imports left for a CDN user to resolve.
-  assert.doesNotMatch(bundle.toString(), /\bfrom\s*["'](?![./])/);
+  const { default: bundles } = await import(new URL('rollup.config.mjs', root));
+  const files = bundles.map((b) => b.output.file);
+  assert.deepEqual(files, [pkg.unpkg, 'cdn/svc-embed.classic.min.js']);
+  for (const file of files) {
+    const bundle = readFileSync(new URL(file, root));
+    const gzip = gzipSync(bundle, { level: 9 }).length;
+    assert.ok(gzip <= 8700, `${file}: ${gzip} B gzip`);
+    // Self-contained: no bare imports left for a CDN user to resolve.
+    assert.doesNotMatch(bundle.toString(), /\bfrom\s*["'](?![./])/);
+  }
+  // Without type="module" a page parses the file as a classic script, where `import`/`export` are syntax errors.
+  assert.doesNotThrow(() => new vm.Script(readFileSync(new URL(files[1], root), 'utf8'), { filename: files[1] }));
+  assert.throws(() => new vm.Script(readFileSync(new URL(files[0], root), 'utf8')), SyntaxError);
+});
+
+test('svc-embed/react imports in plain Node and renders on the server', () => {
+  const result = spawnSync(process.execPath, ['--input-type=module', '-e', `
+    const { SvcEmbed } = await import('svc-embed/react');
+    const React = await import('react');
+    const { renderToString } = await import('react-dom/server');
+    console.log(renderToString(React.createElement(SvcEmbed, { src: 'https://acme.example.com/embed/dashboard/x', theme: { primaryColor: '#000' }, className: 'embed', onSvcReady() {} })));
+  `], { cwd: root, encoding: 'utf8' });
+  assert.equal(result.status, 0, result.stderr);
+  // Properties and handlers are the browser's business: the server writes neither, nor "[object Object]".
+  assert.equal(result.stdout.trim(), '<svc-embed class="embed"></svc-embed>');
+});
+
+test('svc-embed/react finds the element\'s properties when another copy of the element defined the tag first', () => {
+  // @lit/react sets as properties only the names on the class's prototype, which Lit puts there when it finalizes
+  // the class: normally at definition, which the guarded define skips when the tag is taken.
+  const result = spawnSync(process.execPath, ['--input-type=module', '-e', `
+    const { ReactiveElement } = await import('@lit/reactive-element');
+    customElements.define('svc-embed', class OtherCopy extends ReactiveElement {});
+    await import('svc-embed/react');
+    const { SvcEmbedElement } = await import('svc-embed');
+    console.log(JSON.stringify([customElements.get('svc-embed') === SvcEmbedElement, 'theme' in SvcEmbedElement.prototype]));
+  `], { cwd: root, encoding: 'utf8' });
+  assert.equal(result.status, 0, result.stderr);
+  assert.deepEqual(JSON.parse(result.stdout), [false, true]);
+});
+
+test('the published files: every entry point, its typings, the bundles, the manifest and the editor data', () => {
+  const pkg = JSON.parse(readFileSync(new URL('package.json', root), 'utf8'));
+  const result = spawnSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: root, encoding: 'utf8' });
+  assert.equal(result.status, 0, result.stderr);
+  const packed = new Set(JSON.parse(result.stdout)[0].files.map((f) => f.path));
+  const targets = Object.values(pkg.exports).flatMap((t) => (typeof t === 'string' ? [t] : Object.values(t)));
+  for (const file of [...targets, pkg.customElements, pkg['web-types'], 'html-custom-data.json', pkg.unpkg, 'cdn/svc-embed.classic.min.js']) {
+    assert.ok(packed.has(file.replace(/^\.\//, '')), `${file} is published`);
+  }
+  for (const entry of ['./jsx', './vue', './svelte']) assert.deepEqual(Object.keys(pkg.exports[entry]), ['types'], `${entry} is type-only`);
+  assert.ok(![...packed].some((f) => f.startsWith('test/') || f.startsWith('src/')), 'no tests or sources');
 });

@@ -1,0 +1,62 @@
+// The classic-script bundle (cdn/svc-embed.classic.min.js), as tag managers and CMSes load it: <script src>
+// without type="module", with or without defer, alone or beside the ES module bundle. Each page is a frame of its
+// own, so each starts with an empty custom element registry.
+import { expect } from '@open-wc/testing';
+import { peerUrl } from './helpers.js';
+
+const CLASSIC = '/cdn/svc-embed.classic.min.js';
+const MODULE = '/cdn/svc-embed.min.js';
+
+interface PageWindow extends Window {
+  errors: string[];
+  ready?: { type: string; payload: { mode: string } };
+  SvcEmbed?: { SvcEmbedElement: CustomElementConstructor; filterParam: (v: string, d: string, x: unknown) => string };
+}
+
+/** Loads a page made of these head scripts and one <svc-embed>, and resolves once it is ready (or fails after 5 s). */
+async function page(scripts: string): Promise<PageWindow> {
+  const frame = document.createElement('iframe');
+  frame.srcdoc = `<!doctype html><html><head>
+    <script>
+      window.errors = [];
+      addEventListener('error', (e) => errors.push(String(e.message)));
+      document.addEventListener('svc-ready', (e) => (window.ready = e.detail));
+    </script>
+    ${scripts}
+  </head><body><svc-embed src="${peerUrl()}" style="height: 100px"></svc-embed></body></html>`;
+  document.body.append(frame);
+  const win = frame.contentWindow as PageWindow;
+  for (let waited = 0; !win.ready && waited < 5000; waited += 20) await new Promise((r) => setTimeout(r, 20));
+  return win;
+}
+
+describe('classic-script bundle', () => {
+  afterEach(() => document.querySelectorAll('iframe').forEach((f) => f.remove()));
+
+  for (const defer of [false, true]) {
+    it(`<script src> without type${defer ? ', with defer' : ''}: defines <svc-embed> and the global SvcEmbed`, async () => {
+      const win = await page(`<script src="${CLASSIC}"${defer ? ' defer' : ''}></script>`);
+      expect(win.errors).to.deep.equal([]);
+      expect(win.ready?.payload.mode).to.equal('signed');
+      expect(win.customElements.get('svc-embed')).to.equal(win.SvcEmbed!.SvcEmbedElement);
+      expect(win.SvcEmbed!.filterParam('orders', 'status', 'shipped')).to.equal('f_orders.status={"value":"shipped"}');
+      expect(win.document.querySelector('script[type="module"]')).to.equal(null);
+    });
+  }
+
+  it('beside the ES module bundle, loaded first: the classic define is skipped without an error', async () => {
+    // A module script and a deferred classic script run in document order.
+    const win = await page(`<script type="module" src="${MODULE}"></script><script src="${CLASSIC}" defer></script>`);
+    expect(win.errors).to.deep.equal([]);
+    expect(win.ready?.payload.mode).to.equal('signed');
+    expect(win.SvcEmbed).to.not.equal(undefined);
+    expect(win.customElements.get('svc-embed')).to.not.equal(win.SvcEmbed!.SvcEmbedElement);
+  });
+
+  it('beside the ES module bundle, loaded after it: the module define is skipped without an error', async () => {
+    const win = await page(`<script src="${CLASSIC}"></script><script type="module" src="${MODULE}"></script>`);
+    expect(win.errors).to.deep.equal([]);
+    expect(win.ready?.payload.mode).to.equal('signed');
+    expect(win.customElements.get('svc-embed')).to.equal(win.SvcEmbed!.SvcEmbedElement);
+  });
+});

@@ -1,0 +1,92 @@
+// The framework typings as users meet them: the fixtures under test/types/frameworks/ import `svc-embed` from
+// node_modules (a link to this package, so its `exports` and dist/ typings are what resolves), with each
+// framework's one-line opt-in, and are checked by the framework's own checker.
+// Negative cases: `// @ts-expect-error` (tsc) and `<!-- @vue-expect-error -->` (vue-tsc) fail the check when
+// no error follows; svelte-check and ngc have no such comment in markup, so there an `expect-error` marker
+// comment names the line after it, and the test requires an error on exactly the marked lines.
+import { describe, test, before } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { lstatSync, mkdirSync, readFileSync, symlinkSync } from 'node:fs';
+import { join } from 'node:path';
+
+const root = new URL('../../', import.meta.url).pathname;
+const types = join(root, 'test/types/frameworks');
+
+function run(bin, args) {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [join(root, 'node_modules', bin), ...args], {
+      cwd: root,
+      env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' },
+    });
+    let output = '';
+    child.stdout.on('data', (d) => (output += d));
+    child.stderr.on('data', (d) => (output += d));
+    child.on('close', (status) => resolve({ status, output: output.replace(/\x1b\[[0-9;]*m/g, '') }));
+  });
+}
+
+/** `file:line` of every line that follows an `expect-error` marker in these files. */
+function markedLines(dir, files) {
+  const marked = new Set();
+  for (const file of files) {
+    readFileSync(join(dir, file), 'utf8').split('\n').forEach((line, i) => {
+      if (/<!-- expect-error: /.test(line)) marked.add(`${file}:${i + 2}`);
+    });
+  }
+  return marked;
+}
+
+before(() => {
+  // What `npm install svc-embed` gives the fixtures: node_modules/svc-embed is this package.
+  const link = join(types, 'node_modules/svc-embed');
+  mkdirSync(join(types, 'node_modules'), { recursive: true });
+  if (!lstatSync(link, { throwIfNoEntry: false })) symlinkSync('../../../..', link, 'dir');
+});
+
+describe('framework typings', { concurrency: true }, () => {
+  test('React 19 JSX, Preact and the svc-embed/react wrapper (tsc)', async () => {
+    const { status, output } = await run('typescript/bin/tsc', ['-p', 'test/types/frameworks/react']);
+    assert.equal(status, 0, output);
+  });
+
+  test('the global JSX namespace, in a project without React or Preact types (tsc)', async () => {
+    const { status, output } = await run('typescript/bin/tsc', ['-p', 'test/types/frameworks/jsx-global']);
+    assert.equal(status, 0, output);
+  });
+
+  test('a Vue SFC (vue-tsc, strictTemplates)', async () => {
+    const { status, output } = await run('vue-tsc/bin/vue-tsc.js', ['-p', 'test/types/frameworks/vue']);
+    assert.equal(status, 0, output);
+  });
+
+  test('Svelte 5 components (svelte-check): errors on exactly the marked lines', async () => {
+    const dir = join(types, 'svelte/src');
+    const { output } = await run('svelte-check/bin/svelte-check', [
+      '--workspace', 'test/types/frameworks/svelte', '--tsconfig', './tsconfig.json', '--output', 'machine',
+    ]);
+    assert.match(output, /COMPLETED/, output);
+    const errors = new Set([...output.matchAll(/ ERROR "src\/([^"]+)" (\d+):\d+ /g)].map(([, f, l]) => `${f}:${l}`));
+    const expected = markedLines(dir, ['Dashboard.svelte', 'Legacy.svelte', 'Mistakes.svelte']);
+    assert.ok(expected.size >= 6, 'the negative cases are there');
+    assert.deepEqual([...errors].sort(), [...expected].sort(), output);
+  });
+
+  test('an Angular template (ngc, strictTemplates): $event typed through GlobalEventHandlersEventMap', async () => {
+    const dir = join(types, 'angular');
+    const { output } = await run('@angular/compiler-cli/bundles/src/bin/ngc.js', ['-p', 'test/types/frameworks/angular']);
+    const errors = new Set([...output.matchAll(/^(?:.*\/)?([\w.-]+\.(?:html|ts))[:(](\d+)[:,]\d+\)?:? - error/gm)].map(([, f, l]) => `${f}:${l}`));
+    const expected = markedLines(dir, ['embed.component.html']);
+    assert.ok(expected.size >= 2, 'the negative cases are there');
+    assert.deepEqual([...errors].sort(), [...expected].sort(), output);
+  });
+});
+
+test("the README's framework snippets are those the fixtures check, as written", () => {
+  const readme = readFileSync(join(root, 'README.md'), 'utf8');
+  const blocks = [...readme.matchAll(/<!-- checked: (\S+) -->\n```\w*\n([\s\S]*?)```/g)];
+  assert.ok(blocks.length >= 5, 'the snippets are marked');
+  for (const [, file, code] of blocks) {
+    assert.ok(readFileSync(join(root, file), 'utf8').includes(code), `${file} holds the README snippet as written`);
+  }
+});
