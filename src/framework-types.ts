@@ -35,15 +35,6 @@ export type SvcEmbedAttributes = {
       : never]?: SvcEmbedElement[K];
 };
 
-/**
- * The attribute spelling, with boolean attributes as presence only (`allow-export`, no value). For frameworks that
- * set an attribute to the text of its value: `allow-export={false}` would write `allow-export="false"`, which HTML
- * reads as present, so a boolean that can be false is bound by its property name (`allowExport={flag}`).
- */
-export type SvcEmbedPresenceAttributes = {
-  [K in keyof SvcEmbedAttributes]: boolean extends NonNullable<SvcEmbedAttributes[K]> ? true | undefined : SvcEmbedAttributes[K];
-};
-
 /** A typed listener for one event of `SvcEmbedEventMap`. */
 export type SvcEmbedListener<K extends keyof SvcEmbedEventMap> = (event: SvcEmbedEventMap[K]) => void;
 

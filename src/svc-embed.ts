@@ -44,6 +44,12 @@ const RENEWAL_FAILED = 'session-renewal-failed';
 /** `svc:event:ready` → `svc-ready`, worked out once. */
 const DOM_NAMES = Object.fromEntries(EVENT_TYPES.map((type) => [type, domEventName(type)])) as Record<string, keyof SvcEmbedEventMap>;
 
+/**
+ * A boolean attribute, where the text "false" also means false: Vue and Svelte write `allow-export="false"` for
+ * a false binding, and that must not turn exports on.
+ */
+const flag = { fromAttribute: (value: string | null) => value !== null && value !== 'false' };
+
 /** What identifies a resolved URL: the URL, the refusal's reason, or '' when there is nothing to load. */
 const keyOf = (result: EmbedUrlResult | undefined) => (result ? ('url' in result ? result.url : result.reason) : '');
 
@@ -90,7 +96,7 @@ iframe{display:block;box-sizing:border-box;width:100%;height:100%;border:0}
     tenantOrigin: { attribute: 'tenant-origin' },
     publicId: { attribute: 'public-id' },
     session: {},
-    allowExport: { type: Boolean, attribute: 'allow-export' },
+    allowExport: { type: Boolean, attribute: 'allow-export', converter: flag },
     colorScheme: { attribute: 'color-scheme' },
     locale: {},
     filter: {},
@@ -110,7 +116,7 @@ iframe{display:block;box-sizing:border-box;width:100%;height:100%;border:0}
     title: {},
     readyTimeout: { type: Number, attribute: 'ready-timeout' },
     loading: {},
-    debug: { type: Boolean },
+    debug: { type: Boolean, converter: flag },
     sessionProvider: { attribute: false },
   };
 
@@ -449,7 +455,7 @@ iframe{display:block;box-sizing:border-box;width:100%;height:100%;border:0}
     const elapsedMs = Math.round(performance.now() - this.#started);
     // Chromium fires load for its own error page too, so "loaded" may still be a refused connection.
     const message = `${tag}: no ready in ${Math.round(elapsedMs / 1000)} s. ${frameLoaded
-      ? "The frame loaded. Likely: this page's origin may not frame the tenant (CSP frame-ancestors, allowed embed origins); embed messaging is not in the tenant's plan; the session is invalid or expired; third-party cookies are blocked; src is not an embed page; or the browser showed an error page (network, DNS, TLS)."
+      ? "The frame loaded; likely: this page's origin may not frame the tenant (CSP frame-ancestors, allowed embed origins), embed messaging is not in the tenant's plan, the session is invalid or expired, third-party cookies are blocked, src is not an embed page, or the browser showed an error page (network, DNS, TLS)."
       : 'The frame never loaded: network, DNS or TLS failed, or the tenant is down.'}`;
     console.error(message);
     this.#setStatus('error', { reason: 'ready-timeout', message, frameLoaded, elapsedMs });

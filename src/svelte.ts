@@ -10,7 +10,7 @@ import type { HTMLAttributes } from 'svelte/elements';
 import type { SvcEmbedElement } from './svc-embed.js';
 import type { SvcEmbedEventMap } from './events.js';
 import type {
-  SvcEmbedEventAttributes, SvcEmbedListener, SvcEmbedPresenceAttributes, SvcEmbedProperties,
+  SvcEmbedAttributes, SvcEmbedEventAttributes, SvcEmbedListener, SvcEmbedProperties,
 } from './framework-types.js';
 
 /** Svelte 4's `on:svc-ready` directives. */
@@ -18,10 +18,9 @@ type SvelteDirectives = { [K in keyof SvcEmbedEventMap as `on:${K}`]?: SvcEmbedL
 
 /**
  * What `<svc-embed>` takes in Svelte markup. Svelte sets an attribute it cannot match to a property to the text of its
- * value, so `allow-export={false}` would enable export: boolean attributes take no value, and a boolean is bound by
- * its property name (`allowExport={flag}`).
+ * value: `allow-export={false}` writes `allow-export="false"`, which the element reads as false.
  */
-export type SvcEmbedSvelteProps = SvcEmbedProperties & SvcEmbedPresenceAttributes & SvcEmbedEventAttributes & SvelteDirectives;
+export type SvcEmbedSvelteProps = SvcEmbedProperties & SvcEmbedAttributes & SvcEmbedEventAttributes & SvelteDirectives;
 
 /** `<svc-embed>` in Svelte markup: Svelte's HTML attributes, the element's properties and handlers. */
 export type SvcEmbedSvelteElement = Omit<HTMLAttributes<SvcEmbedElement>, keyof SvcEmbedSvelteProps> & SvcEmbedSvelteProps;

@@ -7,11 +7,12 @@ import type {
   EventType, Surface, Validated,
 } from './types.js';
 
-// What a field may hold: a string, a finite number, a boolean, JSON data, or one of a list of strings.
-const STRING = 'string';
-const NUMBER = 'number';
-const BOOLEAN = 'boolean';
-const JSON_DATA = 'json';
+// What a field may hold: a string, a finite number, a boolean, JSON data, or one of a list of strings. Each
+// kind is named by the words a refusal uses for it.
+const STRING = 'a string';
+const NUMBER = 'a finite number';
+const BOOLEAN = 'a boolean';
+const JSON_DATA = 'JSON data';
 type Kind = typeof STRING | typeof NUMBER | typeof BOOLEAN | typeof JSON_DATA | readonly string[];
 
 // Whether a field must be there: optional fields may be absent (or null, which counts as absent).
@@ -62,8 +63,7 @@ function matches(value: unknown, kind: Kind): boolean {
 }
 
 function describe(kind: Kind): string {
-  return kind === STRING ? 'a string' : kind === NUMBER ? 'a finite number' : kind === BOOLEAN ? 'a boolean'
-    : kind === JSON_DATA ? 'JSON data' : oneOf(kind);
+  return typeof kind === 'string' ? kind : oneOf(kind);
 }
 
 /**

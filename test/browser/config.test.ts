@@ -111,6 +111,17 @@ describe('configuration', () => {
     expect(frameOf(built.el)!.src).to.equal('https://tenant.example.com/embed/dashboard/p?session=s&allowExport=true');
   });
 
+  it('reads the boolean attributes allow-export and debug as false when their value is "false"', async () => {
+    const { el } = await make({ src: 'https://tenant.example.com/embed/dashboard/x', 'allow-export': 'false', debug: 'false' });
+    expect([el.allowExport, el.debug]).to.deep.equal([false, false]);
+    expect(frameOf(el)!.src).to.equal('https://tenant.example.com/embed/dashboard/x');
+    for (const value of ['', 'true', 'allow-export']) {
+      el.setAttribute('allow-export', value);
+      el.setAttribute('debug', value);
+      expect([el.allowExport, el.debug]).to.deep.equal([true, true]);
+    }
+  });
+
   it('reports a refused src again when it changes to another refused one, and recovers on a valid one', async () => {
     sinon.stub(console, 'error');
     const { el, errors } = await make({ src: 'http://example.com/' });
