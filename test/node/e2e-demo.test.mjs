@@ -82,7 +82,7 @@ async function inEmbed(fn, arg, id = 'embed', p = page) {
       const frame = await embedFrame(id, p);
       const value = await Promise.race([
         frame.evaluate(fn, arg),
-        new Promise((_, reject) => setTimeout(() => reject(new Error('evaluation took over 1 s')), 1000)),
+        new Promise((_, reject) => setTimeout(() => reject(new Error('evaluation took over 10 s')), 10_000)),
       ]);
       if (value) return value;
       last = `returned ${JSON.stringify(value)}`;
@@ -91,7 +91,7 @@ async function inEmbed(fn, arg, id = 'embed', p = page) {
     }
     await new Promise((r) => setTimeout(r, 50));
   }
-  throw new Error(`in embed #${id}: ${String(fn).slice(0, 160)}: not true within 8 s (last: ${last})`);
+  throw new Error(`in embed #${id}: ${String(fn).slice(0, 160)}: not true within 60 s (last: ${last})`);
 }
 
 before(async () => {
