@@ -82,7 +82,7 @@ async function inEmbed(fn, arg, id = 'embed', p = page) {
       const frame = await embedFrame(id, p);
       const value = await Promise.race([
         frame.evaluate(fn, arg),
-        new Promise((_, reject) => setTimeout(() => reject(new Error('evaluation took over 10 s')), 10_000)),
+        new Promise((_, reject) => setTimeout(() => reject(new Error('evaluation took over 10 s')), 10_000).unref()),
       ]);
       if (value) return value;
       last = `returned ${JSON.stringify(value)}`;
