@@ -15,5 +15,5 @@ const bundle = (file, format, extra = {}) => ({
 
 export default [
   bundle('cdn/svc-embed.min.js', 'es'),
-  bundle('cdn/svc-embed.classic.min.js', 'iife', { name: 'SvcEmbed' }),
+  bundle('cdn/svc-embed.classic.min.js', 'iife', { name: 'SvcEmbed', esModule: false }),
 ];

@@ -1,10 +1,10 @@
 /**
- * The entry of the CDN bundles: defines `<svc-embed>` and exports the element class and `filterParam`,
- * what a page without a build step needs. The validators and builders of the protocol are in the npm
- * package (`svc-embed/protocol`).
+ * The entry of the CDN bundles: defines `<svc-embed>` and exports the element class, what a page without a
+ * build step needs. `filterParam` and the rest of the protocol module are in the npm package
+ * (`svc-embed/protocol`), and a page without a build step can import them as a module from
+ * `https://unpkg.com/svc-embed/dist/protocol/index.js`.
  * @packageDocumentation
  */
 import './define.js';
 
 export { SvcEmbedElement } from './svc-embed.js';
-export { filterParam } from './protocol/validate.js';

@@ -1,4 +1,4 @@
-import type { ActionPayloadMap, ActionType, EventDetail, EventType } from './protocol/types.js';
+import type { ActionPayloadMap, ActionType, EventDetail, EventRejection, EventType } from './protocol/types.js';
 import type { ConfigErrorReason } from './embed-url.js';
 
 /** The `detail` of every re-dispatched embed event: the validated envelope, with a fresh payload. */
@@ -8,12 +8,7 @@ export interface SvcEventDetail<T extends EventType = EventType> extends EventDe
 export type SvcEvent<T extends EventType = EventType> = CustomEvent<SvcEventDetail<T>>;
 
 /** Detail of `svc-message-rejected`: a message from the embed that failed validation and was not dispatched. */
-export interface SvcMessageRejectedDetail {
-  /** The field and the rule it broke, e.g. `payload.format: must be one of csv, xlsx, png, pdf`. Never echoes data. */
-  reason: string;
-  /** The wire type, when it was one of the known event types. */
-  type?: EventType;
-}
+export interface SvcMessageRejectedDetail extends EventRejection {}
 
 /** Detail of `svc-config-error`: the embed URL was refused and no iframe was created. */
 export interface SvcConfigErrorDetail {

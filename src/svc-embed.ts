@@ -3,7 +3,7 @@ import type { CSSResult, PropertyDeclaration, PropertyValues } from '@lit/reacti
 import { EVENT_TYPES, SOURCE, domEventName } from './protocol/constants.js';
 import type { ActionPayloadMap, ActionType, EmbedTheme } from './protocol/types.js';
 import {
-  colorSchemeProblem, filterProblem, isPlainObject, knownEventType, localeProblem, pathProblem, readEvent, themeProblem,
+  colorSchemeProblem, filterProblem, isPlainObject, localeProblem, pathProblem, readEvent, themeProblem,
 } from './protocol/validate.js';
 import { resolveEmbedUrl } from './embed-url.js';
 import type { EmbedUrlResult } from './embed-url.js';
@@ -455,7 +455,7 @@ iframe{display:block;box-sizing:border-box;width:100%;height:100%;border:0}
     const elapsedMs = Math.round(performance.now() - this.#started);
     // Chromium fires load for its own error page too, so "loaded" may still be a refused connection.
     const message = `${tag}: no ready in ${Math.round(elapsedMs / 1000)} s. ${frameLoaded
-      ? "The frame loaded; likely: this page's origin may not frame the tenant (CSP frame-ancestors, allowed embed origins), embed messaging is not in the tenant's plan, the session is invalid or expired, third-party cookies are blocked, src is not an embed page, or the browser showed an error page (network, DNS, TLS)."
+      ? "The frame loaded; check that the tenant allows this page's origin (CSP frame-ancestors, embed origins), that its plan has embed messaging, the session (invalid, expired), third-party cookies, that src is an embed page, or whether the browser showed an error page (network, DNS, TLS)."
       : 'The frame never loaded: network, DNS or TLS failed, or the tenant is down.'}`;
     console.error(message);
     this.#setStatus('error', { reason: 'ready-timeout', message, frameLoaded, elapsedMs });
@@ -532,12 +532,12 @@ iframe{display:block;box-sizing:border-box;width:100%;height:100%;border:0}
     const data = event.data;
     if (!isPlainObject(data) || !Object.hasOwn(data, 'source') || data.source !== SOURCE) return;
 
+    let detail = readEvent(data);
     // The protocol has no use for ports: a transferred channel must never reach a listener.
-    const detail = event.ports.length ? 'ports: not allowed' : readEvent(data);
-    if (typeof detail === 'string') {
-      if (this.debug) this.#log('rejected', detail);
-      const type = knownEventType(data);
-      this.#emit('svc-message-rejected', type ? { reason: detail, type } : { reason: detail });
+    if (event.ports.length) detail = detail.type ? { reason: 'ports: not allowed', type: detail.type } : { reason: 'ports: not allowed' };
+    if ('reason' in detail) {
+      if (this.debug) this.#log('rejected', detail.reason);
+      this.#emit('svc-message-rejected', detail);
       return;
     }
     if (this.debug) this.#log('event', detail.type, detail.payload);

@@ -104,6 +104,14 @@ export interface EventDetail<T extends EventType = EventType> {
   payload: EventPayloadMap[T];
 }
 
+/** Why an incoming event was refused: the field and the rule, and the type when it is a known one. */
+export interface EventRejection {
+  /** The field and the rule it broke, e.g. `payload.format: must be one of csv, xlsx, png, pdf`. Never echoes data. */
+  reason: string;
+  /** The wire type, when it was one of the known event types. */
+  type?: EventType;
+}
+
 /** Any valid event's detail, discriminated on `type`. */
 export type AnyEventDetail = { [T in EventType]: EventDetail<T> }[EventType];
 

@@ -4,7 +4,7 @@ import {
 } from './constants.js';
 import type {
   ActionPayloadMap, ActionType, AnyActionEnvelope, AnyEventDetail, AnyEventEnvelope, EventEnvelope, EventPayloadMap,
-  EventType, Surface, Validated,
+  EventRejection, EventType, Surface, Validated,
 } from './types.js';
 
 // What a field may hold: a string, a finite number, a boolean, JSON data, or one of a list of strings. Each
@@ -101,32 +101,28 @@ function checkEnvelope(data: unknown, direction: 'event' | 'action', types: read
 
 /**
  * Reads an incoming event (embed → host) against spec 2.4 and 6 into `{type, surface, timestamp, payload}`,
- * whose payload is a fresh object holding only the spec's fields, or returns why it is refused. The reason
- * names the field and the rule; it never echoes message data. Never throws.
+ * whose payload is a fresh object holding only the spec's fields, or into `{reason, type?}` saying why it is
+ * refused. The reason names the field and the rule and never echoes message data; `type` is there only when it
+ * is a known event type. Never throws.
  */
-export function readEvent(data: unknown): AnyEventDetail | string {
+export function readEvent(data: unknown): AnyEventDetail | EventRejection {
+  let type: EventType | undefined;
+  let reason: string | undefined;
   try {
-    const problem = checkEnvelope(data, 'event', EVENT_TYPES);
-    if (problem) return problem;
     const d = data as Record<string, unknown>;
-    if (!has(d, 'surface') || !matches(d.surface, SURFACES)) return `surface: must be ${oneOf(SURFACES)}`;
-    const type = d.type as EventType;
-    const payload = cleanPayload(type, d.payload as Record<string, unknown>);
-    return typeof payload === 'string' ? payload : { type, surface: d.surface, timestamp: d.timestamp, payload } as AnyEventDetail;
+    if (isPlainObject(d) && typeof d.type === 'string' && has(d, 'type') && has(EVENT_FIELDS, d.type)) type = d.type as EventType;
+    reason = checkEnvelope(d, 'event', EVENT_TYPES)
+      ?? (has(d, 'surface') && matches(d.surface, SURFACES) ? undefined : `surface: must be ${oneOf(SURFACES)}`);
+    if (!reason) {
+      const payload = cleanPayload(type!, d.payload as Record<string, unknown>);
+      if (typeof payload !== 'string') return { type, surface: d.surface, timestamp: d.timestamp, payload } as AnyEventDetail;
+      reason = payload;
+    }
   } catch {
     // Only hostile objects get here (a getter or proxy trap that throws): a structured clone never does.
-    return 'message: could not be read';
+    reason = 'message: must be a plain object';
   }
-}
-
-/** The message's `type` when it is a known event type (so a refusal can name it), else undefined. */
-export function knownEventType(data: unknown): EventType | undefined {
-  try {
-    const type = isPlainObject(data) && has(data, 'type') ? data.type : undefined;
-    return EVENT_TYPES.includes(type as EventType) ? (type as EventType) : undefined;
-  } catch {
-    return undefined;
-  }
+  return type ? { reason, type } : { reason };
 }
 
 /**
@@ -136,8 +132,8 @@ export function knownEventType(data: unknown): EventType | undefined {
  */
 export function validateEvent(data: unknown): Validated<AnyEventEnvelope> {
   const read = readEvent(data);
-  return typeof read === 'string'
-    ? refuse(read, knownEventType(data))
+  return 'reason' in read
+    ? { ok: false, ...read }
     : { ok: true, message: { source: SOURCE, direction: 'event', ...read } as AnyEventEnvelope };
 }
 

@@ -44,4 +44,13 @@ describe('README quick start', () => {
       ['svc:action:navigate', { path: '/dashboards/sales' }],
     ]);
   });
+
+  it('imports the protocol module from dist/ as the README shows, with no bundling', async () => {
+    const readme = await (await fetch('/README.md')).text();
+    const url = /import \{ filterParam \} from '(https:\/\/unpkg\.com\/svc-embed\/dist\/protocol\/index\.js)'/.exec(readme)![1];
+    const protocol = await import(url.replace('https://unpkg.com/svc-embed', '') as string);
+    expect(protocol.filterParam('orders', 'status', 'shipped')).to.equal('f_orders.status={"value":"shipped"}');
+    const pkg = await (await fetch('/package.json')).json();
+    expect(pkg.files).to.include('dist/');
+  });
 });
