@@ -3,13 +3,12 @@
 // here: the README's own <export-panel> around an <svc-embed> that points at the tenant.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort } from '../support/loopback.mjs';
+import { runToEnd } from '../support/processes.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const CHROME_PATH = process.env.CHROME_PATH || '/usr/lib/chromium/chromium';
@@ -25,7 +24,6 @@ function examples() {
 }
 
 let app;
-let child;
 
 before(async () => {
   const [component] = examples();
@@ -51,7 +49,6 @@ before(async () => {
 });
 
 after(async () => {
-  if (child?.exitCode === null) child.kill('SIGKILL');
   if (app) {
     app.closeAllConnections();
     await new Promise((resolve) => app.close(resolve));
@@ -65,16 +62,11 @@ test('README: the end-to-end example passes as written, against the tenant it st
   assert.ok(code.includes('startTenant({ port: TENANT_PORT, latency: false })'), code);
   // Run as written: the package resolves itself by name from the repository root.
   // Not as a child of this test runner (NODE_TEST_CONTEXT), but as `node` runs the file: TAP on stdout.
-  const env = { ...process.env };
+  const env = { ...process.env, ...app.env };
   delete env.NODE_TEST_CONTEXT;
-  child = spawn(process.execPath, ['--test-reporter=tap', '--input-type=module', '-e', code], {
-    cwd: root, env: { ...env, ...app.env }, stdio: ['ignore', 'pipe', 'pipe'], timeout: CHILD_LIMIT_MS,
-  });
-  let out = '';
-  child.stdout.setEncoding('utf8').on('data', (d) => { out += d; });
-  child.stderr.setEncoding('utf8').on('data', (d) => { out += d; });
-  const [status] = await once(child, 'close');
-  assert.equal(status, 0, out);
+  const r = await runToEnd(process.execPath, ['--test-reporter=tap', '--input-type=module', '-e', code], { cwd: root, env, timeout: CHILD_LIMIT_MS });
+  const out = r.stdout + r.stderr;
+  assert.equal(r.code, 0, out);
   assert.match(out, /an export in the embed shows in the panel/);
   assert.match(out, /# pass 1\b/);
   assert.match(out, /# fail 0\b/);

@@ -3,12 +3,11 @@
 // of `svc-embed/testing` in Node, and its typings from the installed package. Reports the sizes.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { runToEnd, startUntil } from '../support/processes.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const LIMIT_MS = 300_000;
@@ -17,18 +16,7 @@ let project;
 let tarball;
 const running = new Set();
 
-/** Runs a command to completion: {code, stdout, stderr}. */
-function sh(command, args, cwd, env = {}) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd, env: { ...process.env, ...env }, timeout: LIMIT_MS });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (d) => { stdout += d; });
-    child.stderr.setEncoding('utf8').on('data', (d) => { stderr += d; });
-    child.on('error', reject);
-    child.on('close', (code, signal) => resolve({ code: signal ?? code, stdout, stderr }));
-  });
-}
+const sh = (command, args, cwd) => runToEnd(command, args, { cwd, timeout: LIMIT_MS });
 
 /** Bytes of every file under `path`. */
 function bytes(path) {
@@ -76,31 +64,20 @@ test('the tarball holds the testing helpers, the tenant command and the tenant; 
 
 test('npx svc-embed tenant --port 0: starts, serves an embed page on the origin it prints, stops at Ctrl-C', async () => {
   // Its own process group, as a shell runs it: Ctrl-C reaches npx and the command it runs.
-  const child = spawn('npx', ['svc-embed', 'tenant', '--port', '0', '--latency', 'off'], { cwd: project, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
-  running.add(child);
-  let out = '';
-  let err = '';
-  child.stdout.setEncoding('utf8').on('data', (d) => { out += d; });
-  child.stderr.setEncoding('utf8').on('data', (d) => { err += d; });
-  const exited = once(child, 'exit');
-  await Promise.race([
-    new Promise((resolve) => child.stdout.on('data', () => out.includes('Ctrl-C stops it.') && resolve())),
-    exited.then(([code]) => assert.fail(`npx svc-embed tenant exited ${code}: ${err}`)),
-  ]);
-  const origin = /^Simulated tenant {2}(http:\/\/127\.0\.0\.1:\d+)$/m.exec(out)?.[1];
-  assert.ok(origin, out);
+  const t = await startUntil('npx', ['svc-embed', 'tenant', '--port', '0', '--latency', 'off'], 'Ctrl-C stops it.', { cwd: project, detached: true, running });
+  const origin = /^Simulated tenant {2}(http:\/\/127\.0\.0\.1:\d+)$/m.exec(t.stdout)?.[1];
+  assert.ok(origin, t.stdout);
   const page = await fetch(`${origin}/embed/dashboard/sales-overview?session=demo-acme`);
   assert.equal(page.status, 200);
   assert.match(page.headers.get('content-type'), /^text\/html/);
   assert.match(await page.text(), /<script type="module" src="\/embed\/static\/main\.js/);
   // The embed's scripts import the protocol module, served from the installed package's dist/.
   assert.equal((await fetch(`${origin}/embed/protocol/index.js`)).status, 200);
-  process.kill(-child.pid, 'SIGINT');
-  const [code, signal] = await exited;
-  running.delete(child);
+  process.kill(-t.child.pid, 'SIGINT');
+  const code = await t.exited;
   // The command stopped cleanly; npm itself, Ctrl-C'd while it waited, may end by the signal, as a shell does.
-  assert.ok(code === 0 || signal === 'SIGINT', `${code} ${signal}: ${err}`);
-  assert.match(err, /^svc-embed: tenant stopped$/m);
+  assert.ok(code === 0 || code === 'SIGINT', `${code}: ${t.stderr}`);
+  assert.match(t.stderr, /^svc-embed: tenant stopped$/m);
   await assert.rejects(fetch(`${origin}/embed/static/main.js`));
 });
 

@@ -4,8 +4,6 @@
 // and the other commands load nothing of the tenant.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { createServer as createNetServer } from 'node:net';
@@ -13,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import puppeteer from 'puppeteer-core';
+import { runToEnd, startUntil } from '../support/processes.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const cli = join(root, 'dist/cli.js');
@@ -28,36 +27,14 @@ after(() => {
 });
 
 /** Runs the CLI to completion: {code, stdout, stderr}. */
-function run(args, { env = {} } = {}) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [cli, ...args], { cwd: root, env: { ...process.env, ...env }, timeout: CHILD_LIMIT_MS });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (d) => { stdout += d; });
-    child.stderr.setEncoding('utf8').on('data', (d) => { stderr += d; });
-    child.on('error', reject);
-    child.on('close', (code, signal) => resolve({ code: signal ?? code, stdout, stderr }));
-  });
-}
+const run = (args) => runToEnd(process.execPath, [cli, ...args], { cwd: root, timeout: CHILD_LIMIT_MS });
 
 /**
  * Starts `svc-embed tenant` with `args` and resolves once it has printed its banner, with its origin; the
  * child is killed at the end of the file whatever happens.
  */
 async function startCli(args) {
-  const child = spawn(process.execPath, [cli, 'tenant', ...args], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
-  children.add(child);
-  const exited = once(child, 'exit').then(([code, signal]) => {
-    children.delete(child);
-    return signal ?? code;
-  });
-  const state = { child, exited, stdout: '', stderr: '' };
-  child.stdout.setEncoding('utf8').on('data', (d) => { state.stdout += d; });
-  child.stderr.setEncoding('utf8').on('data', (d) => { state.stderr += d; });
-  await Promise.race([
-    new Promise((resolve) => child.stdout.on('data', () => state.stdout.includes('Ctrl-C stops it.') && resolve())),
-    exited.then((code) => assert.fail(`svc-embed tenant exited ${code} before its banner: ${state.stderr}`)),
-  ]);
+  const state = await startUntil(process.execPath, [cli, 'tenant', ...args], 'Ctrl-C stops it.', { cwd: root, running: children });
   state.origin = /^Simulated tenant {2}(http:\/\/\S+)$/m.exec(state.stdout)?.[1];
   assert.ok(state.origin, state.stdout);
   return state;
@@ -264,12 +241,9 @@ describe('loading the tenant only for the tenant command', () => {
     const dir = mkdtempSync(join(tmpdir(), 'svc-embed-imports-'));
     try {
       const log = join(dir, 'log');
-      const child = spawn(process.execPath, ['--import', join(root, 'test/support/import-log.mjs'), ...args], {
-        cwd: root, env: { ...process.env, SVC_IMPORT_LOG: log }, stdio: ['ignore', 'ignore', 'pipe'], timeout: CHILD_LIMIT_MS,
+      const { code, stderr } = await runToEnd(process.execPath, ['--import', join(root, 'test/support/import-log.mjs'), ...args], {
+        cwd: root, env: { ...process.env, SVC_IMPORT_LOG: log }, timeout: CHILD_LIMIT_MS,
       });
-      let stderr = '';
-      child.stderr.setEncoding('utf8').on('data', (d) => { stderr += d; });
-      const [code] = await once(child, 'close');
       return { code, stderr, urls: readFileSync(log, 'utf8').trim().split('\n') };
     } finally {
       rmSync(dir, { recursive: true, force: true });
