@@ -6,7 +6,8 @@
  * The test page calling `frame.contentWindow.parent.postMessage(...)` therefore sends as the page, and the
  * element's gate rightly ignores it. A function created by a script that runs *inside* the frame sends as
  * the frame. So the helper injects one `<script>` into the frame's document, which hands back such a
- * function. Checked in Chromium, Firefox and WebKit (test/browser/testing-frame.test.ts).
+ * function. Checked in Chromium, Firefox and WebKit (test/browser/testing.test.ts), and checked again at
+ * run time, once per frame document, with a probe message (`postsAsFrame`).
  *
  * The frame's document must be on the test page's origin, so that the page may script it. When it will
  * not run the script (a Content-Security-Policy on the server's page) or cannot be read (the request
@@ -20,6 +21,7 @@
 export type FramePoster = (message: unknown, targetOrigin: string) => void;
 
 const XHTML = 'http://www.w3.org/1999/xhtml';
+const PROBE = 'svcEmbedTestingProbe';
 const posters = new WeakMap<Document, FramePoster>();
 /** Frames whose document was replaced here: it is not tried twice. */
 const replaced = new WeakSet<HTMLIFrameElement>();
@@ -44,6 +46,31 @@ function inject(win: Window, doc: Document): FramePoster | undefined {
     delete slot[key];
   }
   return poster;
+}
+
+/**
+ * Whether `poster`'s messages reach this page as the frame's: from the frame's window, on this page's origin.
+ * Checked once per document, so that a browser that stamps them otherwise fails here, clearly, rather than
+ * every event being ignored.
+ */
+function postsAsFrame(frame: HTMLIFrameElement, poster: FramePoster): Promise<boolean> {
+  const page = frame.ownerDocument.defaultView!;
+  const win = frame.contentWindow;
+  const id = ++nextKey;
+  return new Promise((resolve, reject) => {
+    const onMessage = (e: MessageEvent) => {
+      if ((e.data as Record<string, unknown> | null)?.[PROBE] !== id) return;
+      page.removeEventListener('message', onMessage);
+      resolve(e.source === win && e.origin === page.location.origin);
+    };
+    page.addEventListener('message', onMessage);
+    try {
+      poster({ [PROBE]: id }, page.location.origin);
+    } catch (error) {
+      page.removeEventListener('message', onMessage);
+      reject(error);
+    }
+  });
 }
 
 /**
@@ -90,6 +117,9 @@ export async function framePoster(frame: HTMLIFrameElement): Promise<FramePoster
   }
   if (!poster || !doc) {
     throw new Error("svc-embed/testing: the frame runs no script of the test page, even in a document of the helper's own; is the test page under a Content-Security-Policy without inline scripts?");
+  }
+  if (!(await postsAsFrame(frame, poster))) {
+    throw new Error('svc-embed/testing: this browser does not send what a script in the frame posts as the frame (its window and origin), so the element would ignore it');
   }
   posters.set(doc, poster);
   return poster;

@@ -283,16 +283,17 @@ describe('svc-embed/testing', () => {
       expect(Object.keys(actions)).to.deep.equal(['0', '1', '2', '3', '4', '5', '6']);
     });
 
-    it('is a copy: changing the record changes nothing sent', async () => {
+    it('is a copy: changing the record changes nothing the element sends later', async () => {
       const el = await mountTestEmbed();
       const inbox = frameInbox(el);
       const actions = recordActions(el);
       el.theme = { primaryColor: '#000000' };
       await emitReady(el);
       (actions[0]!.payload as { primaryColor: string }).primaryColor = '#ffffff';
-      el.navigate('/x');
+      // Every ready re-sends the state: the theme as it was set.
+      await emitReady(el);
       await inbox.settled();
-      expect(inbox.received.map((r) => r.data.payload)).to.deep.equal([{ primaryColor: '#000000' }, { path: '/x' }]);
+      expect(inbox.received.map((r) => r.data.payload)).to.deep.equal([{ primaryColor: '#000000' }, { primaryColor: '#000000' }]);
     });
 
     it('stop() ends the recording; another record goes on', async () => {
