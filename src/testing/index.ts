@@ -85,7 +85,7 @@ async function drivable(el: SvcEmbedElement, fn: string) {
   }
   const frame = el.shadowRoot?.querySelector('iframe');
   if (!frame) {
-    throw new Error(`${NAME}: ${fn}: the <svc-embed> has no frame (status "${el.status}": no src, or a refused one); use mountTestEmbed(), or a src on this page's origin`);
+    throw new Error(`${NAME}: ${fn}: the <svc-embed> has no frame (status "${el.status}": no src, or a refused one: an http: src must be on loopback); use mountTestEmbed(), or a src on this page's origin`);
   }
   const origin = new URL(frame.src).origin;
   if (origin !== view.location.origin) {
