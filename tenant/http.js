@@ -14,6 +14,8 @@ import { send } from '@koa/send';
 const MAX_URL_LENGTH = 8192;
 const LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1', '[::1]']);
 const TEXT = 'text/plain; charset=utf-8';
+// A client that went away mid-response, or a connection dropped by close(): nothing the server did wrong.
+const GONE = ['ECONNRESET', 'EPIPE', 'ERR_STREAM_PREMATURE_CLOSE'];
 
 /** Control, bidirectional and separator characters shown as `?`, so a logged path cannot forge lines. */
 export function printable(value, max = 200) {
@@ -83,9 +85,9 @@ export function chain(...middleware) {
 export function createApp(name) {
   const app = new Koa();
   app.use(guard(name));
-  // Reached only for failures after the response has started (a client gone mid-stream): one line.
+  // Reached only for failures after the response has started: one line, unless the client merely went away.
   app.on('error', (error) => {
-    if (error?.code !== 'ECONNRESET' && error?.code !== 'EPIPE') console.error(`[${name}] ${printable(error?.message ?? error)}`);
+    if (!GONE.includes(error?.code)) console.error(`[${name}] ${printable(error?.message ?? error)}`);
   });
   return app;
 }

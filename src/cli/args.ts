@@ -9,12 +9,14 @@ export interface FlagSpec {
   readonly type: 'string' | 'boolean';
   /** A one-letter alias, written `-x`. */
   readonly short?: string;
+  /** A string flag that may be given more than once; its value is then the list, in order. */
+  readonly repeat?: boolean;
 }
 
 export type FlagSpecs = Readonly<Record<string, FlagSpec>>;
 
-/** Parsed flags by long name: the value of a string flag, `true` for a boolean one. */
-export type Flags = Readonly<Record<string, string | true | undefined>>;
+/** Parsed flags by long name: the value of a string flag (the list of a repeatable one), `true` for a boolean one. */
+export type Flags = Readonly<Record<string, string | true | readonly string[] | undefined>>;
 
 /** A mistake in the command line or the environment; nothing was sent. */
 export class UsageError extends Error {
@@ -111,7 +113,7 @@ export function didYouMean(input: string, candidates: Iterable<string>, show = (
  * positional argument.
  */
 export function parseFlags(args: readonly string[], specs: FlagSpecs, command: string): Flags {
-  const values: Record<string, string | true> = Object.create(null) as Record<string, string | true>;
+  const values: Record<string, string | true | string[]> = Object.create(null) as Record<string, string | true | string[]>;
   const shorts = new Map(Object.entries(specs).flatMap(([name, s]) => (s.short ? [[s.short, name] as const] : [])));
   const fail = (message: string) => new UsageError(message, command);
   for (let i = 0; i < args.length; i++) {
@@ -152,6 +154,10 @@ export function parseFlags(args: readonly string[], specs: FlagSpecs, command: s
       }
       value = next;
       i++;
+    }
+    if (spec.repeat) {
+      values[name] = [...((values[name] as string[] | undefined) ?? []), value];
+      continue;
     }
     if (Object.hasOwn(values, name)) throw fail(`--${name} is given more than once; give it once`);
     values[name] = value;

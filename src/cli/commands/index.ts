@@ -2,8 +2,10 @@
 import type { Command } from '../command.js';
 import { recipients } from './recipients.js';
 import { scimUsers } from './scim-users.js';
+import { tenant } from './tenant.js';
 
 export const COMMANDS: readonly Command[] = [
   recipients,
   scimUsers,
+  tenant,
 ];

@@ -1,0 +1,212 @@
+/**
+ * `svc-embed/testing`: helpers for your own unit and component tests in a browser test runner
+ * (@web/test-runner, Vitest browser mode, Karma, …) whose test page is on a loopback or https origin.
+ *
+ * The helpers drive a real `<svc-embed>` through its public API and the page's own privileges: events come
+ * from the element's own frame, on the origin of its `src`, and pass the element's unchanged gate and
+ * validation. They work when the element's `src` is on the test page's origin: `mountTestEmbed()` makes
+ * such an element, and any `src` on the page's origin works too (even one the test server answers with a
+ * 404 page). A real tenant's cross-origin frame cannot be driven, and the helpers say so.
+ *
+ * Importing this module in Node does not throw (the element is defined only where a DOM exists).
+ * @packageDocumentation
+ */
+import '../define.js';
+import { SURFACES, domEventName } from '../protocol/constants.js';
+import { buildEvent, isPlainObject } from '../protocol/validate.js';
+import type { EventEnvelope, EventPayloadMap, EventType, ReadyPayload, Surface } from '../protocol/types.js';
+import type { SvcActionDetail, SvcEvent, SvcMessageRejectedDetail } from '../events.js';
+import type { SvcEmbedElement } from '../svc-embed.js';
+import { framePoster } from './frame.js';
+
+/** Options of {@link emitEvent}. */
+export interface EmitOptions {
+  /**
+   * The envelope's `surface`. Default: the payload's own `surface` (ready and view events carry one),
+   * else `'dashboard'`.
+   */
+  surface?: Surface;
+}
+
+/** What {@link recordActions} returns: the actions sent so far, in order, growing as more are sent. */
+export type ActionRecord = SvcActionDetail[] & {
+  /** Stops recording; the array keeps what it holds. */
+  stop(): void;
+};
+
+/** Options of {@link mountTestEmbed}. */
+export interface MountTestEmbedOptions {
+  /**
+   * The frame's URL, absolute or relative to the page; it must be on the test page's origin. Default
+   * {@link testEmbedSrc}`()`. Whatever the server answers is fine (a 404 page included), as long as it is
+   * not a page that runs your app: with an SPA fallback, give the path of any static file.
+   */
+  src?: string;
+  /** Attributes set before the element is connected, such as `{'color-scheme': 'dark', 'ready-timeout': '0'}`. */
+  attributes?: Readonly<Record<string, string>>;
+  /** Where the element is appended. Default `document.body`. */
+  container?: ParentNode;
+}
+
+/** The defaults of {@link emitReady}'s payload. */
+export const READY_DEFAULTS: Readonly<ReadyPayload> = Object.freeze({
+  embedTenant: 'test',
+  deploymentId: 1,
+  mode: 'signed',
+  surface: 'dashboard',
+});
+
+const NAME = 'svc-embed/testing';
+// The marker that follows each emitted event from the same frame. Messages from one window to another are
+// delivered in the order they were posted, so when it arrives, the element has handled the event.
+const MARK = 'svcEmbedTestingDone';
+let lastMark = 0;
+
+/**
+ * `{origin}/__svc-embed-test__/dashboard/test-board?session=test` on the page's origin: the default `src`
+ * of {@link mountTestEmbed}. No server needs to know the path.
+ */
+export function testEmbedSrc(): string {
+  return `${location.origin}/__svc-embed-test__/dashboard/test-board?session=test`;
+}
+
+function checkElement(el: unknown, fn: string): asserts el is SvcEmbedElement {
+  if ((el as Element | null)?.localName !== 'svc-embed' || typeof (el as SvcEmbedElement).whenReady !== 'function') {
+    throw new TypeError(`${NAME}: ${fn}(el): el must be an <svc-embed> element`);
+  }
+}
+
+/** The element's frame and window, once it can be driven; a clear error naming the fix otherwise. */
+async function drivable(el: SvcEmbedElement, fn: string) {
+  await el.updateComplete;
+  const view = el.ownerDocument.defaultView;
+  if (!el.isConnected || !view) {
+    throw new Error(`${NAME}: ${fn}: the <svc-embed> is not in a document; append it first (mountTestEmbed() does)`);
+  }
+  const frame = el.shadowRoot?.querySelector('iframe');
+  if (!frame) {
+    throw new Error(`${NAME}: ${fn}: the <svc-embed> has no frame (status "${el.status}": no src, or a refused one: an http: src must be on loopback); use mountTestEmbed(), or a src on this page's origin`);
+  }
+  const origin = new URL(frame.src).origin;
+  if (origin !== view.location.origin) {
+    throw new Error(`${NAME}: ${fn}: the <svc-embed>'s frame is on ${origin}, not on this page's origin ${view.location.origin}, so this page cannot post from it. Use mountTestEmbed(), or give the element a src on this page's origin (a 404 page will do)`);
+  }
+  return { frame, view };
+}
+
+/**
+ * Sends an embed event to `el` from the element's own frame, on the frame's origin, so that it passes the
+ * element's real gate and validation. Resolves with the DOM event once the element has dispatched it
+ * (`svc-download` for `svc:event:download`, …).
+ * @throws TypeError at once for a payload or surface the protocol refuses (the protocol's own message).
+ * Rejects when the element has no frame this page can drive (see {@link mountTestEmbed}) or did not
+ * dispatch the event.
+ */
+export function emitEvent<T extends EventType>(
+  el: SvcEmbedElement, type: T, payload: EventPayloadMap[T], options: EmitOptions = {},
+): Promise<SvcEvent<T>> {
+  checkElement(el, 'emitEvent');
+  const own = isPlainObject(payload) && (SURFACES as readonly unknown[]).includes(payload.surface) ? (payload.surface as Surface) : undefined;
+  const envelope = buildEvent(type, options?.surface ?? own ?? 'dashboard', payload);
+  return deliver(el, envelope);
+}
+
+async function deliver<T extends EventType>(el: SvcEmbedElement, envelope: EventEnvelope<T>): Promise<SvcEvent<T>> {
+  const { frame, view } = await drivable(el, 'emitEvent');
+  const post = await framePoster(frame);
+  const name = domEventName(envelope.type);
+  const mark = ++lastMark;
+  // Taken now: once the element drops this frame, `frame.contentWindow` is null, and Firefox and WebKit then
+  // deliver what the frame had posted with a null `source`. The marker still comes, last.
+  const source = frame.contentWindow;
+  return new Promise((resolve, reject) => {
+    let dispatched: SvcEvent<T> | undefined;
+    let refused: string | undefined;
+    // Capture on the element itself: no listener of the page can hide the event from the helper.
+    const onEvent = (e: Event) => {
+      const detail = (e as SvcEvent<T>).detail;
+      if (!dispatched && detail.type === envelope.type && detail.timestamp === envelope.timestamp) dispatched = e as SvcEvent<T>;
+    };
+    const onRejected = (e: Event) => {
+      refused ??= (e as CustomEvent<SvcMessageRejectedDetail>).detail.reason;
+    };
+    const stop = () => {
+      el.removeEventListener(name, onEvent, true);
+      el.removeEventListener('svc-message-rejected', onRejected, true);
+      view.removeEventListener('message', onMessage);
+    };
+    const onMessage = (e: MessageEvent) => {
+      if ((e.source !== source && e.source !== null) || !isPlainObject(e.data) || e.data[MARK] !== mark) return;
+      stop();
+      if (dispatched) resolve(dispatched);
+      else {
+        reject(new Error(`${NAME}: emitEvent: the <svc-embed> did not dispatch ${envelope.type}${refused
+          ? `: it refused it (${refused})`
+          : ': it ignored it (was it disconnected, or was its src changed meanwhile?)'}`));
+      }
+    };
+    el.addEventListener(name, onEvent, true);
+    el.addEventListener('svc-message-rejected', onRejected, true);
+    view.addEventListener('message', onMessage);
+    try {
+      post(envelope, view.location.origin);
+      post({ [MARK]: mark }, view.location.origin);
+    } catch (error) {
+      stop();
+      reject(error);
+    }
+  });
+}
+
+/**
+ * Sends `svc:event:ready` with {@link READY_DEFAULTS} (`mode: 'signed'`, `surface: 'dashboard'`, …) and
+ * the fields of `payload` over them. The element becomes `ready` and sends its state and held commands.
+ */
+export function emitReady(el: SvcEmbedElement, payload: Partial<ReadyPayload> = {}, options: EmitOptions = {}): Promise<SvcEvent<'svc:event:ready'>> {
+  if (!isPlainObject(payload)) throw new TypeError(`${NAME}: emitReady(el, payload): payload must be a plain object`);
+  return emitEvent(el, 'svc:event:ready', { ...READY_DEFAULTS, ...payload }, options);
+}
+
+/**
+ * Records the actions `el` sends from now on, from its `svc-action` events: a live array of
+ * `{type, payload, timestamp}`, each a copy of what was posted into the frame. `stop()` ends the recording.
+ */
+export function recordActions(el: SvcEmbedElement): ActionRecord {
+  checkElement(el, 'recordActions');
+  const actions: SvcActionDetail[] = [];
+  const listener = (e: Event) => {
+    actions.push(structuredClone((e as CustomEvent<SvcActionDetail>).detail));
+  };
+  el.addEventListener('svc-action', listener, true);
+  // Not enumerable: the record compares and prints as the plain array it is.
+  return Object.defineProperty(actions, 'stop', {
+    value: () => el.removeEventListener('svc-action', listener, true),
+  }) as ActionRecord;
+}
+
+/**
+ * Appends an `<svc-embed>` whose frame is a document on the test page's own origin, and resolves once the
+ * helpers can post from that frame. The element is not ready yet: call {@link emitReady}. Its ready
+ * timeout (15 s by default) runs as usual; `attributes: {'ready-timeout': '0'}` turns it off.
+ * @throws TypeError when `src` is not on the page's origin.
+ */
+export async function mountTestEmbed(options: MountTestEmbedOptions = {}): Promise<SvcEmbedElement> {
+  const { src = testEmbedSrc(), attributes = {}, container = document.body } = options;
+  const url = new URL(src, location.href);
+  if (url.origin !== location.origin) {
+    throw new TypeError(`${NAME}: mountTestEmbed: src must be on this page's origin ${location.origin}, not ${url.origin}: the helpers post from the frame, so the page must be able to script it`);
+  }
+  if (Object.hasOwn(attributes, 'src')) throw new TypeError(`${NAME}: mountTestEmbed: give the frame's URL as the src option, not as an attribute`);
+  const el = document.createElement('svc-embed');
+  for (const [name, value] of Object.entries(attributes)) el.setAttribute(name, value);
+  el.setAttribute('src', url.href);
+  container.append(el);
+  try {
+    const { frame } = await drivable(el, 'mountTestEmbed');
+    await framePoster(frame);
+  } catch (error) {
+    el.remove();
+    throw error;
+  }
+  return el;
+}

@@ -1,0 +1,74 @@
+// The README's unit-test example ("Testing your integration"), run as written: the component, then its
+// test. Only the module specifiers are mapped to this repository's modules.
+import * as openWc from '@open-wc/testing';
+import * as testing from '../../src/testing/index.js';
+import { cleanup } from './helpers.js';
+
+const { expect } = openWc;
+
+/** The fenced blocks that a comment marks as run by this file, in the README's section on unit tests. */
+async function examples(): Promise<string[]> {
+  const readme = await (await fetch('/README.md')).text();
+  const start = readme.indexOf('### Unit and component tests: `svc-embed/testing`');
+  const section = readme.slice(start, readme.indexOf('\n### ', start + 1));
+  const re = /<!-- Run by [^>]*test\/browser\/testing-readme\.test\.ts[^>]*-->\n```js\n([\s\S]*?)```/g;
+  return [...section.matchAll(re)].map((m) => m[1]!);
+}
+
+/**
+ * The example as the body of an async function: its imports become look-ups in `modules`, and `export`
+ * goes. Anything else the README might import is an error here, not a silent pass.
+ */
+function asBody(code: string, modules: Record<string, unknown>): string {
+  return code
+    .replace(/^import \{([^}]+)\} from '([^']+)';$/gm, (_, names: string, from: string) => {
+      if (!Object.hasOwn(modules, from)) throw new Error(`the README imports ${from}, which this test does not map`);
+      return `const {${names}} = modules[${JSON.stringify(from)}];`;
+    })
+    .replace(/^import '([^']+)';$/gm, (_, from: string) => {
+      if (!Object.hasOwn(modules, from)) throw new Error(`the README imports ${from}, which this test does not map`);
+      return '';
+    })
+    .replace(/^export /gm, '');
+}
+
+const AsyncFunction = (async () => {}).constructor as new (...args: string[]) => (...args: unknown[]) => Promise<void>;
+
+describe('README: testing your integration, the unit test', () => {
+  after(cleanup);
+
+  it('the component and its test run as written, and pass', async () => {
+    const [component, test] = await examples();
+    expect(component).to.include('// export-panel.js');
+    expect(test).to.include("from 'svc-embed/testing'");
+    const modules = { '@open-wc/testing': openWc, 'svc-embed/testing': testing, './export-panel.js': {} };
+    expect(test).to.include("import './export-panel.js';");
+    await new AsyncFunction('modules', asBody(component!, modules))(modules);
+    expect(customElements.get('export-panel')).to.be.a('function');
+
+    // The example's describe/it/afterEach, collected and then run here in order.
+    const tests: Array<[string, () => unknown]> = [];
+    const afterEachHooks: Array<() => unknown> = [];
+    const prefix: string[] = [];
+    const shims = {
+      describe: (name: string, body: () => void) => {
+        prefix.push(name);
+        body();
+        prefix.pop();
+      },
+      it: (name: string, body: () => unknown) => tests.push([[...prefix, name].join(' '), body]),
+      afterEach: (hook: () => unknown) => afterEachHooks.push(hook),
+    };
+    await new AsyncFunction('modules', 'describe', 'it', 'afterEach', asBody(test!, modules))(modules, shims.describe, shims.it, shims.afterEach);
+    expect(tests.map(([name]) => name)).to.deep.equal(['<export-panel> shows the export and refreshes the embed']);
+    for (const [, body] of tests) {
+      try {
+        await body();
+      } finally {
+        for (const hook of afterEachHooks) await hook();
+      }
+    }
+    // Its afterEach removed the panel, and the embed in it.
+    expect(document.querySelector('export-panel, svc-embed')).to.equal(null);
+  });
+});
