@@ -24,7 +24,8 @@ ${COMMANDS.map((c) => `  ${c.name.padEnd(12)} ${c.summary}`).join('\n')}
 
 Run "svc-embed <command> --help" for a command's options.
 
-${API_HELP}
+For recipients and scim-users:
+${API_HELP.replace(/^(?=.)/gm, '  ')}
 
 ${EXIT_HELP}
 `;
