@@ -232,7 +232,9 @@ export class Dashboard {
               onclick: () => this.drill(w, data.members[i - 1], columns[0], r[columns[0]]) }, cell(c, r[c])));
           }
           const numeric = typeof r[c] === 'number';
-          return h('td', { class: numeric ? 'num' : c === 'status' ? `status ${r[c]}` : '', translate: !numeric && isData(c) ? 'no' : undefined }, cell(c, r[c]));
+          // Account names are the long ones: the only cells that may take two lines in a narrow frame.
+          const cls = numeric ? 'num' : c === 'status' ? `status ${r[c]}` : c === 'account' ? 'name' : '';
+          return h('td', { class: cls, translate: !numeric && isData(c) ? 'no' : undefined }, cell(c, r[c]));
         }))))),
       h('p', { class: 'table-foot', 'data-total': data.total }, t('rows', { n: fmt(data.total) })));
   }
