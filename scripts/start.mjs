@@ -78,7 +78,7 @@ console.log(`
 
 ${indent(describeTenant(tenant))}
 
-  Refusing tenant  ${refusing.origin}   (frames only https://app.example.com: the "Wrong host origin" scenario)
+  Refusing tenant   ${refusing.origin}  (frames only https://app.example.com: the "Wrong host origin" scenario)
 
   Ctrl-C stops the servers.
 `);
