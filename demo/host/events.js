@@ -54,8 +54,8 @@ export function statusText(status, reason) {
 }
 
 /**
- * Logs `embed` into the list `list`: events in (←), actions out (→, consecutive ones of one type
- * folded into one entry), status changes (●) and the page's notes (◆). Keeps per-kind counters in
+ * Logs `embed` into the list `list`: events in (←), actions out (→, a quick run of themes folded
+ * into one entry), status changes (●) and the page's notes (◆). Keeps per-kind counters in
  * `counts` (optional) and the status pill `stateEl` up to date.
  */
 export function attachLog(embed, { list, counts, stateEl, empty, max = 200 }) {
@@ -108,8 +108,9 @@ export function attachLog(embed, { list, counts, stateEl, empty, max = 200 }) {
     const detail = event.detail;
     const short = detail.type.replace('svc:action:', '');
     count('svc-action');
-    // A slider sends an action per step: fold a run of one action into one entry that counts them.
-    if (last?.action === detail.type && Date.now() - last.at < 2000) {
+    // A slider or a colour picker sends a theme per step: fold such a run into one entry that counts
+    // them. Every other action, a filter say, keeps an entry of its own.
+    if (detail.type === 'svc:action:set-theme' && last?.action === detail.type && Date.now() - last.at < 2000) {
       last.n += 1;
       last.at = Date.now();
       last.times.textContent = `×${last.n}`;

@@ -286,6 +286,20 @@ function suite(engine, launch) {
         e.dispatchEvent(new Event('input'));
       });
       assert.equal(await inEmbed(() => getComputedStyle(document.querySelector('.card')).borderTopLeftRadius === '2px' && 'ok'), 'ok');
+      // A slider sends a theme per step; the log folds such a run into one entry that counts them.
+      const since = await mark();
+      await page.$eval('#radius', async (e) => {
+        for (const v of ['4', '6', '8']) {
+          e.value = v;
+          e.dispatchEvent(new Event('input'));
+          await new Promise((r) => setTimeout(r, 20));
+        }
+      });
+      await waitEvent('svc-action', { since, where: (d) => d.payload.borderRadius === 8 });
+      assert.equal((await eventsSince(since)).filter((e) => e.name === 'svc-action').length, 3);
+      const [folded] = await page.$$eval('#log > .entry.out', (els) => els.map((e) => [e.dataset.action, e.querySelector('.times').textContent, e.querySelector('.entry-sum').textContent]));
+      // Three steps, or four when the step to 2 px above was sent less than 2 s before.
+      assert.deepEqual([folded[0], /^×[34]$/.test(folded[1]), folded[2]], ['svc:action:set-theme', true, 'primaryColor #0d9488 · borderRadius 8']);
       await selectLocale('de-DE');
       assert.equal(await inEmbed(() => document.querySelector('[data-widget="kpi-orders"] h2').textContent), 'Bestellungen');
       assert.equal(await inEmbed(() => document.querySelector('[data-widget="revenue-trend"] h2').textContent), 'Umsatz nach Monat');
