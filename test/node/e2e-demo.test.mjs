@@ -298,8 +298,8 @@ function suite(engine, launch) {
       await waitEvent('svc-action', { since, where: (d) => d.payload.borderRadius === 8 });
       assert.equal((await eventsSince(since)).filter((e) => e.name === 'svc-action').length, 3);
       const [folded] = await page.$$eval('#log > .entry.out', (els) => els.map((e) => [e.dataset.action, e.querySelector('.times').textContent, e.querySelector('.entry-sum').textContent]));
-      // Three steps, or four when the step to 2 px above was sent less than 2 s before.
-      assert.deepEqual([folded[0], /^×[34]$/.test(folded[1]), folded[2]], ['svc:action:set-theme', true, 'primaryColor #0d9488 · borderRadius 8']);
+      // The three steps at least (the swatch and the 2 px step join them when they were less than 2 s before).
+      assert.deepEqual([folded[0], Number(folded[1].slice(1)) >= 3, folded[2]], ['svc:action:set-theme', true, 'primaryColor #0d9488 · borderRadius 8']);
       await selectLocale('de-DE');
       assert.equal(await inEmbed(() => document.querySelector('[data-widget="kpi-orders"] h2').textContent), 'Bestellungen');
       assert.equal(await inEmbed(() => document.querySelector('[data-widget="revenue-trend"] h2').textContent), 'Umsatz nach Monat');
