@@ -6,7 +6,7 @@
 export const EVENT_NAMES = ['svc-ready', 'svc-view', 'svc-navigate', 'svc-dashboard-loaded', 'svc-download', 'svc-drilldown',
   'svc-ai-query', 'svc-error', 'svc-message-rejected', 'svc-config-error'];
 
-export const el = (tag, props = {}, ...children) => {
+const el = (tag, props = {}, ...children) => {
   const node = Object.assign(document.createElement(tag), props);
   node.append(...children.filter((c) => c !== null && c !== undefined && c !== false));
   return node;

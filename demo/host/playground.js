@@ -326,6 +326,8 @@ async function expiring() {
 async function customLoading() {
   setScenario('loading', `The embed starts ${START_DELAY_MS / 1000} s late (startDelay in its URL); meanwhile this page's loading card, `
     + 'slotted into <svc-embed>, covers the frame.');
+  // startDelay goes into the src URL; the tenant-origin form has no room for it.
+  setForm('src');
   setTimeoutControl('');
   useCustomSlots(true);
   log.note('Scenario "Custom loading slot": reloading the embed, slow to start on purpose');
