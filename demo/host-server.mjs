@@ -1,6 +1,6 @@
 // The demo host: a customer's web page that embeds the simulated tenant with <svc-embed>. It serves
 // its pages, the built CDN bundle and the compiled protocol module, each from its own directory, the
-// tenant's origin (/config.json) and fresh demo sessions (/session), and nothing else of the repo.
+// tenant origins (/config.json) and fresh demo sessions (/session), and nothing else of the repo.
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
@@ -33,11 +33,12 @@ function mintSession(ctx) {
 
 /**
  * Starts the demo host. `tenantOrigin` is a string, or a function returning it (so a test can start
- * the host before the tenant).
+ * the host before the tenant). `refusingTenantOrigin`, optional and given the same way, is a tenant
+ * whose allowed host origins leave this page out: the playground's "Wrong host origin" scenario.
  * @returns {Promise<{origin: string, close: () => Promise<void>}>}
  */
-export async function startHost({ port = 0, host = 'localhost', tenantOrigin = `http://127.0.0.1:${process.env.TENANT_PORT || 8001}` } = {}) {
-  const resolveTenant = typeof tenantOrigin === 'function' ? tenantOrigin : () => tenantOrigin;
+export async function startHost({ port = 0, host = 'localhost', tenantOrigin = `http://127.0.0.1:${process.env.TENANT_PORT || 8001}`, refusingTenantOrigin } = {}) {
+  const resolve = (value) => (typeof value === 'function' ? value() : value);
   const router = new Router({ sensitive: true, strict: true });
   for (const [path, file] of Object.entries(PAGES)) {
     router.get(path, async (ctx) => {
@@ -48,7 +49,8 @@ export async function startHost({ port = 0, host = 'localhost', tenantOrigin = `
   }
   router.get('/config.json', (ctx) => {
     ctx.set('cache-control', 'no-store');
-    ctx.body = { tenantOrigin: new URL(resolveTenant()).origin };
+    const refusing = resolve(refusingTenantOrigin);
+    ctx.body = { tenantOrigin: new URL(resolve(tenantOrigin)).origin, ...(refusing ? { refusingTenantOrigin: new URL(refusing).origin } : {}) };
   });
   router.get('/session', mintSession);
   router.get('/favicon.ico', (ctx) => {

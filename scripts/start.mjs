@@ -1,7 +1,9 @@
 // `npm start`: builds when the build is missing or older than src/, then serves the demo host on
 // http://localhost:8000 and the simulated tenant on http://127.0.0.1:8001 (HOST_PORT, TENANT_PORT;
 // 0 picks a free port). The tenant is the same startTenant that svc-embed/tenant exports; it allows
-// host pages on localhost and 127.0.0.1 at any port, so the demo opens under either name.
+// host pages on localhost and 127.0.0.1 at any port, so the demo opens under either name, on any
+// port. A second tenant, on a free port, allows only https://app.example.com: the playground's
+// "Wrong host origin" scenario embeds it and meets the refusal a misconfigured tenant gives.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -51,12 +53,14 @@ const { startTenant, describeTenant } = await import('../tenant/index.js');
 const { startHost } = await import('../demo/host-server.mjs');
 
 let tenant;
+let refusing;
 let host;
 try {
   tenant = await startTenant({ port: tenantPort });
-  host = await startHost({ port: hostPort, tenantOrigin: tenant.origin });
+  refusing = await startTenant({ port: 0, allowOrigins: ['https://app.example.com'] });
+  host = await startHost({ port: hostPort, tenantOrigin: tenant.origin, refusingTenantOrigin: refusing.origin });
 } catch (error) {
-  await tenant?.close();
+  await Promise.allSettled([tenant?.close(), refusing?.close()]);
   const busy = error?.code === 'EADDRINUSE';
   console.error(busy ? `[start] port ${error.port} is in use: set HOST_PORT / TENANT_PORT to free ports.` : `[start] ${error?.message ?? error}`);
   process.exit(1);
@@ -74,7 +78,9 @@ console.log(`
 
 ${indent(describeTenant(tenant))}
 
-  Ctrl-C stops both servers.
+  Refusing tenant   ${refusing.origin}  (frames only https://app.example.com: the "Wrong host origin" scenario)
+
+  Ctrl-C stops the servers.
 `);
 
 let stopping = false;
@@ -82,7 +88,7 @@ async function stop(signal) {
   if (stopping) return;
   stopping = true;
   console.log(`\n[start] ${signal}: stopping…`);
-  await Promise.allSettled([host.close(), tenant.close()]);
+  await Promise.allSettled([host.close(), tenant.close(), refusing.close()]);
   process.exit(0);
 }
 process.on('SIGINT', () => stop('SIGINT'));

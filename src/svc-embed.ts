@@ -455,7 +455,7 @@ iframe{display:block;box-sizing:border-box;width:100%;height:100%;border:0}
     const elapsedMs = Math.round(performance.now() - this.#started);
     // Chromium fires load for its own error page too, so "loaded" may still be a refused connection.
     const message = `${tag}: no ready in ${Math.round(elapsedMs / 1000)} s. ${frameLoaded
-      ? "The frame loaded; check that the tenant allows this page's origin (CSP frame-ancestors, embed origins), that its plan has embed messaging, the session (invalid, expired), third-party cookies, that src is an embed page, or whether the browser showed an error page (network, DNS, TLS)."
+      ? "The frame loaded. Likely: this page's origin may not frame the tenant (CSP frame-ancestors, allowed embed origins); embed messaging is not in the tenant's plan; the session is invalid or expired; third-party cookies are blocked; src is not an embed page; or the browser showed an error page (network, DNS, TLS)."
       : 'The frame never loaded: network, DNS or TLS failed, or the tenant is down.'}`;
     console.error(message);
     this.#setStatus('error', { reason: 'ready-timeout', message, frameLoaded, elapsedMs });

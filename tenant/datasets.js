@@ -186,21 +186,34 @@ export function runWidget(dashboard, widget, filters, { all = false } = {}) {
 const money = (n) => `$${Math.round(n).toLocaleString('en-US')}`;
 
 /**
- * The analytics agent behind the chat: maps a question onto the orders view by keyword. Questions it
- * cannot map are refused, which is how the chat's `error` status can be triggered on purpose.
+ * The analytics agent behind the chat: maps a question onto the orders view by keyword, in English,
+ * German, French, Spanish or Japanese. Questions it cannot map are refused, which is how the chat's
+ * `error` status can be triggered on purpose. The answer carries what it found (measure, dimension,
+ * leader, order count, total), so the embed can word it in the viewer's language; `text` is English.
  */
 export function answer(question) {
   const q = question.toLowerCase();
   const rows = VIEWS.orders.rows;
-  const dims = [['region', /region|where|geo/], ['category', /categor|product/], ['channel', /channel/], ['account', /account|customer|client/], ['status', /status|returned|pending/]];
-  const dim = dims.find(([, re]) => re.test(q))?.[0] ?? (/month|trend|over time/.test(q) ? 'month' : undefined);
-  const measure = /order|count|how many/.test(q) ? 'orders' : /revenue|sales|sold|money|\$/.test(q) ? 'revenue' : /average|aov/.test(q) ? 'aov' : undefined;
+  const dims = [
+    ['region', /r[eé]gi[oó]n|where|geo|地域/],
+    ['category', /categor|kategor|catégor|produ|カテゴリ|製品/],
+    ['channel', /channel|kanal|canal|チャネル/],
+    ['account', /account|customer|client|kunde|konto|compte|cuenta|取引先|顧客/],
+    ['status', /status|statut|estado|returned|pending|ステータス|返品/],
+  ];
+  const dim = dims.find(([, re]) => re.test(q))?.[0]
+    ?? (/month|trend|over time|monat|verlauf|mois|évolution|\bmes\b|tendencia|月|推移/.test(q) ? 'month' : undefined);
+  const measure = /average|aov|durchschnitt|moyen|medio|平均/.test(q) ? 'aov'
+    : /order|\bcount\b|how many|bestellung|anzahl|wie viele|commande|combien|pedido|cu[aá]nt[oa]s|注文|件数/.test(q) ? 'orders'
+      : /revenue|sales|sold|money|\$|umsatz|chiffre|vente|ingreso|venta|売上/.test(q) ? 'revenue' : undefined;
   if (!measure && !dim) return undefined;
   const m = measure ?? 'revenue';
   const spec = VIEWS.orders.measures[m];
+  const found = { measure: m, dimension: dim ?? null, orders: rows.length };
   if (!dim) {
     const v = aggregate(rows, spec);
-    return { text: `Total ${m === 'aov' ? 'average order value' : m} across ${rows.length} orders: ${m === 'orders' ? v.toLocaleString('en-US') : money(v)}.`, table: null };
+    const text = `Total ${m === 'aov' ? 'average order value' : m} across ${rows.length} orders: ${m === 'orders' ? v.toLocaleString('en-US') : money(v)}.`;
+    return { text, table: null, ...found, value: v, leader: null };
   }
   const groups = [...groupBy(rows, dim)].map(([key, g]) => ({ key, value: aggregate(g, spec) }));
   if (dim === 'month') groups.sort((a, b) => (a.key < b.key ? -1 : 1));
@@ -210,5 +223,7 @@ export function answer(question) {
   return {
     text: `${lead[0].toUpperCase()}${lead.slice(1)}. I grouped ${rows.length} orders by ${dim}.`,
     table: { columns: [dim, m], format: m === 'orders' ? 'number' : 'currency', rows: top.map((g) => [g.key, g.value]) },
+    ...found,
+    leader: dim === 'month' ? null : top[0].key,
   };
 }

@@ -62,7 +62,7 @@ export async function embedRoutes({ allowOrigins, latency }) {
     return s;
   }
 
-  function bootstrap(ctx) {
+  async function bootstrap(ctx) {
     const surface = single(ctx, 'surface');
     const publicId = single(ctx, 'publicId');
     if (!['dashboard', 'app', 'chat'].includes(surface)) throw new EmbedError(400, 'BadRequest', 'surface: must be dashboard, app or chat');
@@ -72,6 +72,8 @@ export async function embedRoutes({ allowOrigins, latency }) {
       dashboard = Object.hasOwn(DASHBOARDS, publicId ?? '') ? DASHBOARDS[publicId] : undefined;
       if (!dashboard) throw new EmbedError(404, 'DashboardNotFoundError', 'This dashboard does not exist or is not shared with this embed.');
     }
+    // Authenticating and mounting is the slow part of a real embed: long enough to see the loading state.
+    await simulate(ctx, 250, 650);
     ctx.body = {
       mode: s.mode,
       embedTenant: s.embedTenant,

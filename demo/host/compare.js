@@ -1,30 +1,41 @@
-// Two embeds of one tenant origin, side by side: the element's source-window gate keeps their events apart.
+// Two embeds of one tenant origin, side by side: the element's source-window gate keeps their events
+// apart. Each pane's label is read from its element, so it always says what the embed was told.
 import { filterParam } from '/dist/protocol/index.js';
-import { attachLog, elementReady, tenantOrigin } from './events.js';
+import { attachLog, elementReady, hostConfig } from './events.js';
 
 const $ = (id) => document.getElementById(id);
 const panes = [
-  { embed: $('left'), session: 'demo-acme', theme: { primaryColor: '#4f46e5', borderRadius: 12 } },
-  { embed: $('right'), session: 'demo-globex', theme: { primaryColor: '#0d9488', borderRadius: 4, font: "Georgia, 'Times New Roman', serif" } },
+  { side: 'left', tenant: 'acme', session: 'demo-acme', theme: { primaryColor: '#4f46e5', borderRadius: 12 } },
+  { side: 'right', tenant: 'globex', session: 'demo-globex', theme: { primaryColor: '#0d9488', borderRadius: 4, font: "Georgia, 'Times New Roman', serif" } },
 ];
+
+function label({ side, tenant }) {
+  const embed = $(side);
+  const filter = embed.getAttribute('filter');
+  const value = filter && JSON.parse(decodeURIComponent(filter.slice(filter.indexOf('=') + 1))).value;
+  $(`info-${side}`).textContent = [tenant, 'Sales overview', embed.getAttribute('color-scheme'), embed.getAttribute('locale'),
+    value ? `region = ${value}` : null].filter(Boolean).join(' · ');
+}
 
 async function main() {
   if (!(await elementReady())) {
     $('build-warning').hidden = false;
     return;
   }
-  const tenant = await tenantOrigin();
-  $('tenant-origin').textContent = tenant;
-  for (const [i, pane] of panes.entries()) {
-    const side = i === 0 ? 'left' : 'right';
-    const log = attachLog(pane.embed, { list: $(`log-${side}`), stateEl: $(`state-${side}`), max: 60 });
-    pane.embed.theme = pane.theme;
-    const url = new URL('/embed/dashboard/sales-overview', tenant);
+  const { tenantOrigin } = await hostConfig();
+  $('tenant-origin').textContent = tenantOrigin;
+  for (const pane of panes) {
+    const embed = $(pane.side);
+    attachLog(embed, { list: $(`log-${pane.side}`), stateEl: $(`state-${pane.side}`), max: 60 });
+    embed.theme = pane.theme;
+    const url = new URL('/embed/dashboard/sales-overview', tenantOrigin);
     url.searchParams.set('session', pane.session);
-    log.loading();
-    pane.embed.setAttribute('src', url.href);
+    embed.setAttribute('src', url.href);
+    // Whatever changes the element's attributes, the label follows.
+    new MutationObserver(() => label(pane)).observe(embed, { attributes: true, attributeFilter: ['color-scheme', 'locale', 'filter'] });
+    label(pane);
   }
-  const all = (fn) => panes.forEach((p) => fn(p.embed));
+  const all = (fn) => panes.forEach((p) => fn($(p.side)));
   $('both-region').addEventListener('click', () => all((e) => e.setAttribute('filter', filterParam('orders', 'region', 'EMEA'))));
   $('both-clear').addEventListener('click', () => all((e) => e.setAttribute('filter', filterParam('orders', 'region', null))));
   $('both-refresh').addEventListener('click', () => all((e) => e.refresh()));

@@ -1,9 +1,11 @@
 // Inline SVG charts. Marks are focusable and clickable (that is the drilldown gesture); colors come
-// from CSS classes so the theme and the color scheme restyle them without a re-render.
+// from CSS classes so the theme and the color scheme restyle them without a re-render. A point's key
+// is shown through `keyLabel` (a status code becomes its translated name); `keyIsData` marks labels
+// that are data (a region, an account) translate="no".
 import { h, s } from './dom.js';
 
-const markAttrs = (label, onPick) => ({
-  tabindex: 0, role: 'button', 'aria-label': label, class: 'mark',
+const markAttrs = (label, onPick, data) => ({
+  tabindex: 0, role: 'button', 'aria-label': label, class: 'mark', translate: data ? 'no' : undefined,
   onclick: onPick,
   onkeydown: (e) => {
     if (e.key === 'Enter' || e.key === ' ') {
@@ -20,7 +22,7 @@ function niceCeil(v) {
 }
 
 /** Horizontal bars, largest first. */
-export function barChart(points, { format, label, onPick, width = 420 }) {
+export function barChart(points, { format, label, onPick, width = 420, keyLabel = String, keyIsData = true }) {
   const max = Math.max(1, ...points.map((p) => p.value));
   const rowH = 30;
   const W = Math.max(220, width);
@@ -31,9 +33,10 @@ export function barChart(points, { format, label, onPick, width = 420 }) {
     points.map((p, i) => {
       const y = i * rowH + 4;
       const w = Math.max(2, (p.value / max) * barW);
-      return s('g', markAttrs(`${p.key}: ${format(p.value)}`, () => onPick(p)),
-        s('title', {}, `${p.key}: ${format(p.value)}`),
-        s('text', { x: labelW - 10, y: y + rowH / 2, class: 'axis', 'text-anchor': 'end', 'dominant-baseline': 'middle' }, p.key),
+      const key = keyLabel(p.key);
+      return s('g', markAttrs(`${key}: ${format(p.value)}`, () => onPick(p), keyIsData),
+        s('title', {}, `${key}: ${format(p.value)}`),
+        s('text', { x: labelW - 10, y: y + rowH / 2, class: 'axis', 'text-anchor': 'end', 'dominant-baseline': 'middle' }, key),
         s('rect', { x: labelW, y: y + 4, width: barW, height: rowH - 12, rx: 4, class: 'track' }),
         s('rect', { x: labelW, y: y + 4, width: w.toFixed(1), height: rowH - 12, rx: 4, class: 'fill s0' }),
         s('text', { x: labelW + w + 8, y: y + rowH / 2, class: 'value', 'dominant-baseline': 'middle' }, format(p.value, true)));
@@ -65,7 +68,7 @@ export function lineChart(points, { format, xLabel, label, onPick, width = 640 }
 }
 
 /** A donut with an HTML legend; slices and legend entries are marks. */
-export function donutChart(points, { format, label, onPick }) {
+export function donutChart(points, { format, label, onPick, keyLabel = String, keyIsData = true }) {
   const total = points.reduce((a, p) => a + p.value, 0) || 1;
   const R = 64;
   const r = 40;
@@ -80,8 +83,9 @@ export function donutChart(points, { format, label, onPick }) {
     const pt = (rad, a) => `${(C + rad * Math.cos(a)).toFixed(2)},${(C + rad * Math.sin(a)).toFixed(2)}`;
     const d = `M${pt(R, a0)}A${R},${R} 0 ${large} 1 ${pt(R, a1)}L${pt(r, a1)}A${r},${r} 0 ${large} 0 ${pt(r, a0)}Z`;
     const pct = Math.round((p.value / total) * 100);
-    return s('path', { d, ...markAttrs(`${p.key}: ${format(p.value)} (${pct}%)`, () => onPick(p)), class: `mark slice s${i % 6}` },
-      s('title', {}, `${p.key}: ${format(p.value)} (${pct}%)`));
+    const key = keyLabel(p.key);
+    return s('path', { d, ...markAttrs(`${key}: ${format(p.value)} (${pct}%)`, () => onPick(p), keyIsData), class: `mark slice s${i % 6}` },
+      s('title', {}, `${key}: ${format(p.value)} (${pct}%)`));
   });
   return h('div', { class: 'donut' },
     s('svg', { viewBox: '0 0 160 160', class: 'chart', role: 'img', 'aria-label': label },
@@ -89,6 +93,6 @@ export function donutChart(points, { format, label, onPick }) {
       s('text', { x: C, y: C, class: 'donut-total', 'text-anchor': 'middle', 'dominant-baseline': 'middle' }, format(total, true))),
     h('ul', { class: 'legend' }, points.map((p, i) => h('li', {},
       h('button', { type: 'button', class: 'legend-item', onclick: () => onPick(p) },
-        h('span', { class: `swatch s${i % 6}` }), h('span', { class: 'legend-key' }, p.key),
+        h('span', { class: `swatch s${i % 6}` }), h('span', { class: 'legend-key', translate: keyIsData ? 'no' : undefined }, keyLabel(p.key)),
         h('span', { class: 'legend-value' }, format(p.value, true)))))));
 }

@@ -1,64 +1,100 @@
 // The analytics chat: a question goes to the tenant's agent; the embed reports submitted, then
-// completed or error. Answers are rendered as text and a small table, never as markup.
+// completed or error. Answers are composed here from the agent's structured result, in the viewer's
+// language, and rendered as text and a small table, never as markup. A locale change redraws them.
 import { getJson } from './api.js';
 import { h } from './dom.js';
 import { barChart } from './charts.js';
-import { fmt, t } from './i18n.js';
+import { columnLabel, fmt, isData, t, valueLabel } from './i18n.js';
 
-const SUGGESTIONS = ['Revenue by region', 'How many orders by channel?', 'Top accounts by revenue', 'Revenue trend by month', 'What is the weather in Paris?'];
+const SUGGESTIONS = ['q1', 'q2', 'q3', 'q4', 'q5'];
 
 export class Chat {
   constructor({ emit, session, compact = false }) {
     Object.assign(this, { emit, session });
     this.chatId = `chat-${crypto.randomUUID().slice(0, 8)}`;
+    /** Each bot message and the function that draws it in the current language. */
+    this.drawn = new Map();
     this.messages = h('ol', { class: 'messages', 'aria-live': 'polite' });
-    this.input = h('input', { type: 'text', name: 'q', autocomplete: 'off', maxlength: 500, placeholder: t('ask'), 'aria-label': t('ask') });
-    this.button = h('button', { type: 'submit', class: 'btn primary' }, t('send'));
+    this.input = h('input', { type: 'text', name: 'q', autocomplete: 'off', maxlength: 500 });
+    this.button = h('button', { type: 'submit', class: 'btn primary' });
+    this.suggestions = h('div', { class: 'suggestions' });
     this.el = h('section', { class: `chat${compact ? ' compact' : ''}` },
       this.messages,
-      h('div', { class: 'suggestions' }, SUGGESTIONS.map((q) => h('button', { type: 'button', class: 'chip suggestion', onclick: () => this.ask(q) }, q))),
+      this.suggestions,
       h('form', { class: 'ask', onsubmit: (e) => {
         e.preventDefault();
         this.ask(this.input.value);
       } }, this.input, this.button));
+    this.relabel();
   }
 
   relabel() {
     this.input.placeholder = t('ask');
     this.input.setAttribute('aria-label', t('ask'));
     this.button.textContent = t('send');
+    this.suggestions.replaceChildren(...SUGGESTIONS.map((key) => h('button', { type: 'button', class: 'chip suggestion', onclick: () => this.ask(t(key)) }, t(key))));
+    for (const [li, draw] of [...this.drawn]) {
+      const next = draw();
+      this.drawn.delete(li);
+      this.drawn.set(next, draw);
+      li.replaceWith(next);
+    }
+  }
+
+  /** Appends (or, given `replacing`, swaps in) a bot message drawn by `draw`. */
+  bot(draw, replacing) {
+    const li = draw();
+    this.drawn.set(li, draw);
+    if (replacing) {
+      this.drawn.delete(replacing);
+      replacing.replaceWith(li);
+    } else this.messages.append(li);
+    return li;
+  }
+
+  clear() {
+    this.messages.replaceChildren();
+    this.drawn.clear();
   }
 
   async ask(raw) {
     const query = raw.trim().slice(0, 500);
     if (!query) return;
     this.input.value = '';
-    this.messages.append(h('li', { class: 'msg user' }, query));
-    const pending = h('li', { class: 'msg bot pending' }, t('thinking'));
-    this.messages.append(pending);
+    this.messages.append(h('li', { class: 'msg user', translate: 'no' }, query));
+    const pending = this.bot(() => h('li', { class: 'msg bot pending' }, t('thinking')));
     this.messages.scrollTop = this.messages.scrollHeight;
     this.emit('svc:event:ai-query', { query, status: 'submitted', chatId: this.chatId });
     const q = new URLSearchParams({ q: query });
     if (this.session !== undefined) q.set('session', this.session);
     try {
       const body = await getJson(`/embed/api/ask?${q}`);
-      pending.replaceWith(this.answer(body));
+      this.bot(() => this.answer(body), pending);
       this.emit('svc:event:ai-query', { query, status: 'completed', chatId: this.chatId, agentId: body.agentId });
     } catch (error) {
-      pending.replaceWith(h('li', { class: 'msg bot error', role: 'alert' }, error.message));
+      const key = error.name === 'UnansweredQueryError' ? 'unanswered' : 'chatFailed';
+      this.bot(() => h('li', { class: 'msg bot error', role: 'alert' }, t(key)), pending);
       this.emit('svc:event:ai-query', { query, status: 'error', chatId: this.chatId });
     }
     this.messages.scrollTop = this.messages.scrollHeight;
   }
 
-  answer({ text, table }) {
+  answer({ table, measure, dimension, leader, orders, value }) {
+    const n = fmt(orders);
+    const format = (v, compact) => fmt(v, measure === 'orders' ? 'number' : 'currency', { compact });
+    const m = t(`m.${measure}`);
+    let text;
+    if (!dimension) text = measure === 'orders' ? t('answerCount', { n }) : t('answerTotal', { measure: m, n, value: format(value) });
+    else if (dimension === 'month') text = t('answerTrend', { measure: m, n });
+    else text = t('answerGrouped', { measure: m, dim: columnLabel(dimension), leader: valueLabel(dimension, leader), n });
     if (!table) return h('li', { class: 'msg bot' }, text);
-    const points = table.rows.map(([key, value]) => ({ key, value }));
-    const format = (v, compact) => fmt(v, table.format, { compact });
+    const points = table.rows.map(([key, v]) => ({ key, value: v }));
+    const data = isData(dimension);
     return h('li', { class: 'msg bot' }, h('p', {}, text),
-      barChart(points, { format, label: text, onPick: () => {} }),
+      barChart(points, { format, label: text, onPick: () => {}, keyLabel: (k) => valueLabel(dimension, k), keyIsData: data }),
       h('table', { class: 'data small' },
-        h('thead', {}, h('tr', {}, table.columns.map((c) => h('th', {}, c)))),
-        h('tbody', {}, table.rows.map(([k, v]) => h('tr', {}, h('td', {}, k), h('td', { class: 'num' }, format(v)))))));
+        h('thead', {}, h('tr', {}, table.columns.map((c) => h('th', {}, columnLabel(c))))),
+        h('tbody', {}, table.rows.map(([k, v]) => h('tr', {},
+          h('td', { translate: data ? 'no' : undefined }, valueLabel(dimension, k)), h('td', { class: 'num' }, format(v)))))));
   }
 }

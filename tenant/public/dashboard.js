@@ -4,10 +4,10 @@ import { filterParam } from '/embed/protocol/index.js';
 import { getJson } from './api.js';
 import { h } from './dom.js';
 import { barChart, donutChart, lineChart } from './charts.js';
-import { fmt, fmtDate, fmtTime, t } from './i18n.js';
+import { columnLabel, fmt, fmtDate, fmtTime, isData, t, valueLabel } from './i18n.js';
 
-const KPI_TITLES = new Set(['revenue', 'orders', 'aov', 'tickets', 'hours', 'csat']);
-const title = (w) => (KPI_TITLES.has(w.title) ? t(w.title) : w.title);
+const title = (w) => t(`w.${w.id}`);
+const pageTitle = (path) => t(`page.${path}`);
 
 function csv(columns, rows) {
   const cell = (v) => {
@@ -36,7 +36,8 @@ export class Dashboard {
    * @param {(path: string) => string} o.href maps a dashboard page to the surface's route
    * @param {(type: string, payload: object) => void} o.emit
    * @param {(path: string) => void} o.go navigates the surface
-   * @param {{session?: string, filters: Map, allowExport: boolean, failNext: Set, log: Function}} o.ctx
+   * @param {{session?: string, filters: Map, allowExport: boolean, failNext: Set, log: Function, debug?: Node}} o.ctx
+   *   `debug`: the debug panel's toggle, shown in the header (absent when the app holds it)
    */
   constructor({ publicId, def, href, emit, go, ctx }) {
     Object.assign(this, { publicId, def, href, emit, go, ctx });
@@ -62,8 +63,9 @@ export class Dashboard {
   show(page) {
     if (!Object.hasOwn(this.def.pages, page)) return undefined;
     this.page = page;
+    this.drilled = undefined;
     this.load(performance.now());
-    return this.def.pages[page].title;
+    return pageTitle(page);
   }
 
   get widgets() {
@@ -138,31 +140,35 @@ export class Dashboard {
 
   render() {
     const { unusable, usable } = this.splitFilters();
-    const tabs = Object.entries(this.def.pages).map(([path, page]) => h('a', {
+    const tabs = Object.keys(this.def.pages).map((path) => h('a', {
       href: '#', class: `tab${path === this.page ? ' active' : ''}`, 'aria-current': path === this.page ? 'page' : null,
       onclick: (e) => {
         e.preventDefault();
         this.go(this.href(path));
       },
-    }, page.title === 'Overview' ? t('overview') : page.title === 'Orders' ? t('orders') : page.title));
-    const chips = [...usable, ...unusable].map((f) => h('span', { class: `chip${unusable.includes(f) ? ' muted' : ''}`, 'data-filter': `${f.view}.${f.dimension}` },
-      h('span', { class: 'chip-key' }, f.dimension), ' = ', h('span', { class: 'chip-value' }, Array.isArray(f.value) ? f.value.join(', ') : String(f.value)),
-      unusable.includes(f) ? h('em', {}, ` (${t('unknownField')})`) : null,
-      h('button', { type: 'button', class: 'chip-x', 'aria-label': t('close'), onclick: () => {
-        this.ctx.filters.delete(`${f.view}.${f.dimension}`);
-        this.load();
-      } }, '×')));
+    }, pageTitle(path)));
+    // Filters come from the host (svc:action:set-filter) and belong to it: the viewer cannot remove one
+    // here, because the protocol has no event that would tell the host, whose controls would then lie.
+    const chips = [...usable, ...unusable].map((f) => h('span', {
+      class: `chip${unusable.includes(f) ? ' muted' : ''}`, 'data-filter': `${f.view}.${f.dimension}`, title: t('setByHost'),
+    },
+    h('span', { class: 'chip-key' }, columnLabel(f.dimension)), ' = ',
+    h('span', { class: 'chip-value', translate: isData(f.dimension) ? 'no' : undefined },
+      (Array.isArray(f.value) ? f.value : [f.value]).map((v) => valueLabel(f.dimension, v)).join(', ')),
+    unusable.includes(f) ? h('em', {}, ` (${t('unknownField')})`) : null));
     this.meta = h('span', { class: 'meta' });
     this.el.replaceChildren(
       h('header', { class: 'dash-head' },
-        h('div', { class: 'dash-title' }, h('h1', {}, this.def.title), h('nav', { class: 'tabs' }, tabs)),
+        h('div', { class: 'dash-title' }, h('h1', {}, t(`dash.${this.publicId}`)), h('nav', { class: 'tabs' }, tabs)),
         h('div', { class: 'dash-tools' },
           this.meta,
-          this.ctx.allowExport ? h('button', { type: 'button', class: 'btn', 'data-export': 'dashboard', onclick: () => this.exportDashboard() }, t('exportAll')) : null)),
+          this.ctx.allowExport ? h('button', { type: 'button', class: 'btn', 'data-export': 'dashboard', onclick: () => this.exportDashboard() }, t('exportAll')) : null,
+          this.ctx.debug)),
       h('div', { class: 'filter-bar' }, h('span', { class: 'filter-label' }, t('filters')), chips.length ? chips : h('span', { class: 'muted' }, t('noFilters'))),
       h('div', { class: 'grid' }, this.widgets.map((w) => h('article', { class: `card kind-${w.kind} span-${w.span ?? 1}`, 'data-widget': w.id }))));
     for (const w of this.widgets) this.renderWidget(w);
     this.renderMeta();
+    if (this.drilled) this.renderDrill();
   }
 
   renderMeta() {
@@ -175,11 +181,12 @@ export class Dashboard {
     const result = this.results.get(w.id);
     const exportable = this.ctx.allowExport && w.kind !== 'kpi' && result?.data;
     const head = h('header', { class: 'card-head' }, h('h2', {}, title(w)),
-      exportable ? h('button', { type: 'button', class: 'icon-btn', title: t('exportCsv'), 'aria-label': `${t('exportCsv')}: ${title(w)}`, 'data-export': w.id, onclick: () => this.exportWidget(w) }, '⤓ CSV') : null);
+      exportable ? h('button', { type: 'button', class: 'icon-btn', title: t('exportCsv'), 'aria-label': `${t('exportCsv')}: ${title(w)}`, 'data-export': w.id, onclick: () => this.exportWidget(w) }, t('csvButton')) : null);
     let body;
     if (!result) body = h('div', { class: 'skeleton', 'aria-busy': 'true' }, h('span'), h('span'), h('span'));
     else if (result.error) {
-      body = h('div', { class: 'widget-error', role: 'alert' }, h('strong', {}, t('failed')), h('p', {}, result.error.message),
+      // The tenant's message goes to the host in svc:event:error; the viewer reads it in their language.
+      body = h('div', { class: 'widget-error', role: 'alert' }, h('strong', {}, t('failed')), h('p', {}, t('queryFailed')),
         h('button', { type: 'button', class: 'btn', onclick: () => this.retry(w) }, t('retry')));
     } else body = this.widgetBody(w, result.data, Math.floor(card.clientWidth - 34) || undefined);
     card.classList.toggle('failed', Boolean(result?.error));
@@ -190,16 +197,17 @@ export class Dashboard {
   widgetBody(w, data, width) {
     const format = (v, compact) => fmt(v, w.format, { compact });
     const pick = (p) => this.drill(w, data.member, data.dimension, p.key);
+    const keys = { keyLabel: (k) => valueLabel(data.dimension, k), keyIsData: isData(data.dimension) };
     switch (w.kind) {
       case 'kpi':
         return h('div', { class: 'kpi' }, h('div', { class: 'kpi-value', 'data-value': data.value }, format(data.value)),
           h('div', { class: 'kpi-sub' }, t('rows', { n: fmt(data.rowCount) })));
       case 'bar':
-        return barChart(data.points, { format, label: title(w), onPick: pick, width });
+        return barChart(data.points, { format, label: title(w), onPick: pick, width, ...keys });
       case 'line':
         return lineChart(data.points, { format, label: title(w), xLabel: (k) => fmtDate(k, { month: true }), onPick: pick, width });
       case 'donut':
-        return donutChart(data.points, { format, label: title(w), onPick: pick });
+        return donutChart(data.points, { format, label: title(w), onPick: pick, ...keys });
       case 'table':
         return this.table(w, data, true);
       default:
@@ -207,42 +215,68 @@ export class Dashboard {
     }
   }
 
-  table(w, data, grouped) {
+  /** A table of `data`; `grouped` makes its numbers drill down; `omit` leaves out a column (the one drilled on). */
+  table(w, data, grouped, omit) {
     const money = new Set(['revenue', 'amount', 'aov']);
-    const cellText = (c, v) => (typeof v === 'number' ? fmt(v, money.has(c) ? 'currency' : c === 'hours' ? 'hours' : 'number')
-      : c === 'date' ? fmtDate(v) : String(v));
-    const label = (c) => (KPI_TITLES.has(c) ? t(c) : c);
+    const columns = data.columns.filter((c) => c !== omit);
+    const cell = (c, v) => {
+      if (typeof v === 'number') return fmt(v, money.has(c) ? 'currency' : c === 'hours' ? 'hours' : 'number');
+      return c === 'date' ? fmtDate(v) : valueLabel(c, v);
+    };
     return h('div', { class: 'table-wrap' },
       h('table', { class: 'data' },
-        h('thead', {}, h('tr', {}, data.columns.map((c) => h('th', { class: typeof data.rows[0]?.[c] === 'number' ? 'num' : '' }, label(c))))),
-        h('tbody', {}, data.rows.map((r) => h('tr', {}, data.columns.map((c, i) => {
-          const numeric = typeof r[c] === 'number';
+        h('thead', {}, h('tr', {}, columns.map((c) => h('th', { class: typeof data.rows[0]?.[c] === 'number' ? 'num' : '' }, columnLabel(c))))),
+        h('tbody', {}, data.rows.map((r) => h('tr', {}, columns.map((c, i) => {
           if (grouped && i > 0) {
             return h('td', { class: 'num' }, h('button', { type: 'button', class: 'cell-link', 'data-member': data.members[i - 1],
-              onclick: () => this.drill(w, data.members[i - 1], data.columns[0], r[data.columns[0]]) }, cellText(c, r[c])));
+              onclick: () => this.drill(w, data.members[i - 1], columns[0], r[columns[0]]) }, cell(c, r[c])));
           }
-          return h('td', { class: numeric ? 'num' : c === 'status' ? `status ${r[c]}` : '' }, cellText(c, r[c]));
+          const numeric = typeof r[c] === 'number';
+          // Account names are the long ones: the only cells that may take two lines in a narrow frame.
+          const cls = numeric ? 'num' : c === 'status' ? `status ${r[c]}` : c === 'account' ? 'name' : '';
+          return h('td', { class: cls, translate: !numeric && isData(c) ? 'no' : undefined }, cell(c, r[c]));
         }))))),
       h('p', { class: 'table-foot', 'data-total': data.total }, t('rows', { n: fmt(data.total) })));
   }
 
-  // ---- drilldown
+  // ---- drilldown: a panel of the detail rows behind a mark or a cell; Escape or × closes it
 
-  async drill(w, member, dimension, value) {
+  drill(w, member, dimension, value) {
     this.emit('svc:event:drilldown', { member, value, widgetId: w.id });
     const detail = Object.values(this.def.pages).flatMap((p) => p.widgets).find((x) => x.kind === 'rows');
-    const panel = h('aside', { class: 'drill', role: 'dialog', 'aria-label': t('drill') },
-      h('header', {}, h('div', {}, h('h2', {}, t('drill')), h('p', { class: 'muted' }, `${member} · ${dimension} = ${dimension === 'month' ? fmtDate(value, { month: true }) : value}`)),
-        h('button', { type: 'button', class: 'icon-btn', 'aria-label': t('close'), onclick: () => panel.remove() }, '×')),
-      h('div', { class: 'skeleton' }, h('span'), h('span')));
-    this.el.querySelector('.drill')?.remove();
-    this.el.append(panel);
+    this.drilled = { member, dimension, value, detail, data: undefined, error: undefined };
+    this.renderDrill();
     if (!detail) return;
-    try {
-      const data = await this.fetchJson(this.queryUrl(detail, { extra: [{ view: this.def.view, dimension, value }] }));
-      panel.replaceChild(this.table(detail, data, false), panel.lastChild);
-    } catch (error) {
-      panel.replaceChild(h('p', { class: 'widget-error' }, error.message), panel.lastChild);
+    const drilled = this.drilled;
+    this.fetchJson(this.queryUrl(detail, { extra: [{ view: this.def.view, dimension, value }] }))
+      .then((data) => { drilled.data = data; }, (error) => { drilled.error = error; })
+      .then(() => this.drilled === drilled && this.renderDrill());
+  }
+
+  closeDrill() {
+    this.drilled = undefined;
+    this.el.querySelector('.drill')?.remove();
+  }
+
+  /** Draws the open drilldown from its state, so a locale change redraws it in place. */
+  renderDrill() {
+    const { member, dimension, value, data, error } = this.drilled;
+    let body = h('div', { class: 'skeleton' }, h('span'), h('span'));
+    if (data) body = this.table(this.drilled.detail, data, false, dimension);
+    else if (error) body = h('p', { class: 'widget-error' }, t('queryFailed'));
+    const panel = h('aside', { class: 'drill', role: 'dialog', 'aria-label': t('drill'), onkeydown: (e) => e.key === 'Escape' && this.closeDrill() },
+      h('header', {},
+        h('div', {}, h('h2', {}, t('drill')),
+          h('p', { class: 'muted' }, h('code', { translate: 'no' }, member), ' · ', columnLabel(dimension), ' = ',
+            h('span', { translate: isData(dimension) ? 'no' : undefined }, valueLabel(dimension, value)))),
+        h('button', { type: 'button', class: 'icon-btn', 'aria-label': t('close'), onclick: () => this.closeDrill() }, '×')),
+      body);
+    const open = this.el.querySelector('.drill');
+    if (open) open.replaceWith(panel);
+    else {
+      this.el.append(panel);
+      // A dialog takes the focus when it opens, so Escape closes it at once.
+      panel.querySelector('.icon-btn').focus({ preventScroll: true });
     }
   }
 

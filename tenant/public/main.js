@@ -6,7 +6,7 @@ import { h } from './dom.js';
 import { createBridge } from './bridge.js';
 import { Dashboard } from './dashboard.js';
 import { Chat } from './chat.js';
-import { fmtTime, onLocale, setLocale, t } from './i18n.js';
+import { STRINGS, fmtDate, fmtTime, onLocale, setLocale, t } from './i18n.js';
 
 const root = document.getElementById('root');
 const params = new URLSearchParams(location.search);
@@ -22,29 +22,44 @@ const allowExport = params.getAll('allowExport').join() === 'true';
 const allowOrigins = (document.querySelector('meta[name="svc-allow-origins"]')?.content ?? '').split(' ').filter(Boolean);
 const EXPIRED = 'The embed session has expired. Ask the host application for a new session.';
 
-// ---- debug panel: every action in, every event out, every refused message
+// ---- debug panel: every action in, every event out, every refused message. Its toggle sits in the
+// surface's own header (never over the surface's content) and the list opens under it. Message types
+// and the reasons of refusals are the protocol's words, so they are not translated.
 
 const debugList = h('ol', { class: 'debug-list' });
 const debugCount = h('span', { class: 'debug-count' }, '0');
+const debugLabel = h('span', { class: 'debug-label' });
+const debugInfo = h('p', { class: 'debug-info' });
 let rejectedCount = 0;
-const failButton = h('button', { type: 'button', class: 'btn small', 'data-action': 'fail-widget' }, 'Fail a widget');
-const debugPanel = h('div', { class: 'debug', 'data-open': 'false' },
-  h('button', { type: 'button', class: 'debug-toggle', 'aria-expanded': 'false', onclick: () => {
-    const open = debugPanel.dataset.open !== 'true';
-    debugPanel.dataset.open = String(open);
-    debugPanel.firstChild.setAttribute('aria-expanded', String(open));
-  } }, h('span', { class: 'debug-label' }, t('debug')), debugCount),
-  h('div', { class: 'debug-body' },
-    h('p', { class: 'debug-info' }, `surface ${surface} · session ${session === undefined ? 'none (private)' : 'given'} · export ${allowExport ? 'on' : 'off'}`),
-    h('div', { class: 'debug-tools' }, failButton, h('button', { type: 'button', class: 'btn small', onclick: () => debugList.replaceChildren() }, 'Clear')),
-    debugList));
+const failButton = h('button', { type: 'button', class: 'btn small', 'data-action': 'fail-widget' });
+const clearButton = h('button', { type: 'button', class: 'btn small', onclick: () => debugList.replaceChildren() });
+const debugToggle = h('button', { type: 'button', class: 'debug-toggle', 'aria-expanded': 'false', onclick: () => {
+  const open = debugPanel.dataset.open !== 'true';
+  debugPanel.dataset.open = String(open);
+  debugToggle.setAttribute('aria-expanded', String(open));
+} }, debugLabel, debugCount);
+const debugPanel = h('div', { class: 'debug', 'data-open': 'false' }, debugToggle,
+  h('div', { class: 'debug-body' }, debugInfo, h('div', { class: 'debug-tools' }, failButton, clearButton), debugList));
+
+function relabelDebug() {
+  debugLabel.textContent = t('debug');
+  failButton.textContent = t('failWidget');
+  clearButton.textContent = t('clear');
+  debugInfo.textContent = t('debugInfo', { surface, session: t(session === undefined ? 'sessionNone' : 'sessionGiven'), export: t(allowExport ? 'on' : 'off') });
+  for (const li of debugList.children) {
+    li.querySelector('.dbg-dir').textContent = t(`dir.${li.dataset.dir}`);
+    li.querySelector('time').textContent = fmtTime(new Date(Number(li.dataset.at)));
+  }
+}
+relabelDebug();
+document.querySelector('.spinner')?.setAttribute('aria-label', t('loading'));
 
 function log(entry) {
-  const mark = { in: '⇠ action', out: '⇢ event', note: '• note' }[entry.dir] ?? '✕ rejected';
-  const li = h('li', { class: `dbg ${entry.dir}`, 'data-dir': entry.dir },
-    h('time', {}, fmtTime(new Date())), h('span', { class: 'dbg-dir' }, mark),
-    h('code', {}, entry.type ?? '(unknown type)'),
-    entry.reason ? h('span', { class: 'dbg-reason' }, entry.reason) : null);
+  const at = Date.now();
+  const li = h('li', { class: `dbg ${entry.dir}`, 'data-dir': entry.dir, 'data-at': at },
+    h('time', {}, fmtTime(new Date(at))), h('span', { class: 'dbg-dir' }, t(`dir.${entry.dir}`)),
+    h('code', { translate: 'no' }, entry.type ?? '(unknown type)'),
+    entry.reason ? h('span', { class: 'dbg-reason', translate: 'no' }, entry.reason) : null);
   debugList.prepend(li);
   while (debugList.children.length > 60) debugList.lastChild.remove();
   if (entry.dir === 'rejected') {
@@ -89,7 +104,7 @@ function applyTheme(theme) {
 
 // ---- shared context of the surface
 
-const ctx = { session, allowExport, filters: new Map(), failNext: new Set(), dimensions: {}, log };
+const ctx = { session, allowExport, filters: new Map(), failNext: new Set(), dimensions: {}, log, debug: debugPanel };
 let bridge;
 let current = { path: undefined, refresh: () => {}, relabel: () => {} };
 
@@ -103,9 +118,11 @@ function fatal(name, message, context) {
   root.className = 'fatal';
   root.dataset.error = name;
   root.removeAttribute('aria-busy');
+  // The host hears the tenant's message; the viewer reads one in their language.
+  const key = Object.hasOwn(STRINGS.en, `fatal.${name}`) ? name : 'other';
   root.replaceChildren(h('div', { class: 'fatal-card', role: 'alert' },
-    h('div', { class: 'fatal-icon', 'aria-hidden': 'true' }, '!'), h('h1', {}, name === 'SessionExpiredError' ? 'Session expired' : 'This embed cannot be shown'),
-    h('p', {}, message)), debugPanel);
+    h('div', { class: 'fatal-icon', 'aria-hidden': 'true' }, '!'), h('h1', {}, t(`fatal.${key}`)),
+    h('p', {}, t(`fatal.${key}.text`)), debugPanel));
   bridge.emit('svc:event:error', { message, name, context, fatal: true });
   bridge.close();
 }
@@ -124,8 +141,8 @@ function dashboardSurface(boot) {
     route(path) {
       const title = dash.show(path);
       if (title === undefined) return undefined;
-      root.replaceChildren(dash.el, debugPanel);
-      return `${def.title} · ${title}`;
+      root.replaceChildren(dash.el);
+      return `${t(`dash.${publicId}`)} · ${title}`;
     },
     refresh: () => dash.load(),
     filtersChanged: () => dash.load(),
@@ -136,23 +153,23 @@ function dashboardSurface(boot) {
 
 function chatSurface() {
   const chat = new Chat({ emit: bridge.emit, session });
-  const frame = (body) => h('div', { class: 'chat-shell' },
-    h('header', { class: 'chat-head' }, h('div', { class: 'avatar', 'aria-hidden': 'true' }, '✦'),
-      h('div', {}, h('h1', {}, 'Sales analyst'), h('p', { class: 'muted' }, 'Ask about revenue, orders, regions, channels and accounts.'))),
-    body);
+  const head = () => h('header', { class: 'chat-head' }, h('div', { class: 'avatar', 'aria-hidden': 'true' }, '✦'),
+    h('div', { class: 'chat-title' }, h('h1', {}, t('analyst')), h('p', { class: 'muted' }, t('analystSub'))), debugPanel);
   return {
     route(path) {
-      if (path === '/') root.replaceChildren(frame(chat.el), debugPanel);
-      else if (path === '/new') {
-        chat.messages.replaceChildren();
+      if (path === '/new') {
+        chat.clear();
         chat.chatId = `chat-${crypto.randomUUID().slice(0, 8)}`;
-        root.replaceChildren(frame(chat.el), debugPanel);
-      } else return undefined;
-      return 'AI chat';
+      } else if (path !== '/') return undefined;
+      root.replaceChildren(h('div', { class: 'chat-shell' }, head(), chat.el));
+      return t('chat');
     },
     refresh: () => {},
     filtersChanged: () => {},
-    relabel: () => chat.relabel(),
+    relabel() {
+      chat.relabel();
+      root.querySelector('.chat-head')?.replaceWith(head());
+    },
   };
 }
 
@@ -162,41 +179,44 @@ function appSurface(boot) {
   const appEmit = (type, payload) => {
     if (!['svc:event:dashboard-loaded', 'svc:event:download', 'svc:event:drilldown'].includes(type)) bridge.emit(type, payload);
   };
+  // The app's side navigation holds the debug toggle, so its dashboards do not.
   const dashboards = new Map(Object.entries(boot.dashboards).map(([id, def]) => [id,
-    new Dashboard({ publicId: id, def, href: (p) => `/dashboards/${id}${p === '/' ? '' : p}`, emit: appEmit, go: (p) => router.go(p), ctx: { ...ctx, allowExport: false } })]));
+    new Dashboard({ publicId: id, def, href: (p) => `/dashboards/${id}${p === '/' ? '' : p}`, emit: appEmit, go: (p) => router.go(p),
+      ctx: { ...ctx, allowExport: false, debug: undefined } })]));
+  // Workbooks are the customer's content: their titles and owners are data, shown as stored.
   const workbooks = [
     { id: 'q3-planning', title: 'Q3 planning', owner: 'Grace Hopper', updated: '2025-09-12' },
     { id: 'pipeline-review', title: 'Pipeline review', owner: 'Alan Turing', updated: '2025-10-02' },
     { id: 'support-capacity', title: 'Support capacity', owner: 'Radia Perlman', updated: '2025-11-20' },
   ];
-  let active;
-  const nav = () => h('nav', { class: 'app-nav' },
-    h('div', { class: 'brand' }, h('span', { class: 'logo', 'aria-hidden': 'true' }, '◆'), 'Analytics'),
-    [['/', t('home')], ['/workbooks', t('workbooks')], ['/dashboards/sales-overview', 'Sales overview'], ['/dashboards/support-ops', 'Support operations'], ['/chat', t('chat')]]
-      .map(([p, label]) => h('a', { href: '#', class: `nav-item${active === p || (p !== '/' && active?.startsWith(`${p}/`)) ? ' active' : ''}`, 'data-path': p,
-        onclick: (e) => {
-          e.preventDefault();
-          router.go(p);
-        } }, label)));
-  const card = (title, sub, path) => h('a', { href: '#', class: 'card link-card', onclick: (e) => {
+  const go = (path) => (e) => {
     e.preventDefault();
     router.go(path);
-  } }, h('h2', {}, title), h('p', { class: 'muted' }, sub));
+  };
+  let active;
+  const nav = () => h('nav', { class: 'app-nav' },
+    h('div', { class: 'brand' }, h('span', { class: 'logo', 'aria-hidden': 'true' }, '◆'), t('brand')),
+    [['/', t('home')], ['/workbooks', t('workbooks')], ['/dashboards/sales-overview', t('dash.sales-overview')],
+      ['/dashboards/support-ops', t('dash.support-ops')], ['/chat', t('chat')]]
+      .map(([p, label]) => h('a', { href: '#', class: `nav-item${active === p || (p !== '/' && active?.startsWith(`${p}/`)) ? ' active' : ''}`,
+        'data-path': p, onclick: go(p) }, label)),
+    h('div', { class: 'nav-foot' }, debugPanel));
+  const card = (title, sub, path, data) => h('a', { href: '#', class: 'card link-card', onclick: go(path) },
+    h('h2', { translate: data ? 'no' : undefined }, title), h('p', { class: 'muted' }, sub));
   const pages = {
-    '/': () => ['Home', h('div', { class: 'app-page' }, h('h1', {}, t('home')),
-      h('div', { class: 'cards' }, card('Sales overview', 'Dashboard · Production', '/dashboards/sales-overview'),
-        card('Support operations', 'Dashboard · Staging', '/dashboards/support-ops'),
-        ...workbooks.map((w) => card(w.title, `Workbook · ${w.owner}`, `/workbooks/${w.id}`)), card(t('chat'), 'Sales analyst agent', '/chat')))],
+    '/': () => [t('home'), h('div', { class: 'app-page' }, h('h1', {}, t('home')),
+      h('div', { class: 'cards' }, card(t('dash.sales-overview'), t('dashProd'), '/dashboards/sales-overview'),
+        card(t('dash.support-ops'), t('dashStaging'), '/dashboards/support-ops'),
+        ...workbooks.map((w) => card(w.title, t('workbookCard', { owner: w.owner }), `/workbooks/${w.id}`, true)),
+        card(t('chat'), t('agentCard'), '/chat')))],
     '/workbooks': () => [t('workbooks'), h('div', { class: 'app-page' }, h('h1', {}, t('workbooks')),
-      h('table', { class: 'data' }, h('thead', {}, h('tr', {}, h('th', {}, 'Name'), h('th', {}, 'Owner'), h('th', {}, 'Updated'))),
-        h('tbody', {}, workbooks.map((w) => h('tr', {}, h('td', {}, h('a', { href: '#', onclick: (e) => {
-          e.preventDefault();
-          router.go(`/workbooks/${w.id}`);
-        } }, w.title)), h('td', {}, w.owner), h('td', {}, w.updated))))))],
+      h('table', { class: 'data' }, h('thead', {}, h('tr', {}, h('th', {}, t('colName')), h('th', {}, t('colOwner')), h('th', {}, t('colUpdated')))),
+        h('tbody', {}, workbooks.map((w) => h('tr', {}, h('td', { translate: 'no' }, h('a', { href: '#', onclick: go(`/workbooks/${w.id}`) }, w.title)),
+          h('td', { translate: 'no' }, w.owner), h('td', {}, fmtDate(w.updated)))))))],
     '/chat': () => [t('chat'), h('div', { class: 'app-page chat-page' }, h('h1', {}, t('chat')), chat.el)],
   };
   return {
-    route(path) {
+    route(path, { relabel = false } = {}) {
       let title;
       let body;
       const wb = /^\/workbooks\/([a-z0-9-]+)$/.exec(path);
@@ -206,24 +226,27 @@ function appSurface(boot) {
         const w = workbooks.find((x) => x.id === wb[1]);
         title = w.title;
         const sheet = h('div', { class: 'skeleton' }, h('span'), h('span'), h('span'));
-        body = h('div', { class: 'app-page' }, h('h1', {}, w.title), h('p', { class: 'muted' }, `Workbook by ${w.owner} · updated ${w.updated}`),
-          h('article', { class: 'card' }, h('header', { class: 'card-head' }, h('h2', {}, 'Sheet 1 · accounts')), sheet));
+        body = h('div', { class: 'app-page' }, h('h1', { translate: 'no' }, w.title),
+          h('p', { class: 'muted' }, t('workbookBy', { owner: w.owner, date: fmtDate(w.updated) })),
+          h('article', { class: 'card' }, h('header', { class: 'card-head' }, h('h2', {}, t('sheet'))), sheet));
         const sales = dashboards.get('sales-overview');
         const widget = sales.def.pages['/'].widgets.find((x) => x.kind === 'table');
         sales.fetchJson(sales.queryUrl(widget, { all: true }))
           .then((data) => sheet.replaceWith(sales.table(widget, data, false)))
-          .catch((error) => sheet.replaceWith(h('p', { class: 'widget-error' }, error.message)));
+          .catch(() => sheet.replaceWith(h('p', { class: 'widget-error' }, t('queryFailed'))));
       } else if (db && dashboards.has(db[1])) {
         const dash = dashboards.get(db[1]);
-        const pageTitle = dash.show(db[2] ?? '/');
+        const page = db[2] ?? '/';
+        // A new language redraws the dashboard from its results; only a visit runs its queries.
+        const pageTitle = relabel && dash === this.dash && dash.page === page ? (dash.rerender(), t(`page.${page}`)) : dash.show(page);
         if (pageTitle === undefined) return undefined;
-        title = `${dash.def.title} · ${pageTitle}`;
+        title = `${t(`dash.${db[1]}`)} · ${pageTitle}`;
         body = dash.el;
         this.dash = dash;
       } else return undefined;
       if (!db) this.dash = undefined;
       active = path;
-      root.replaceChildren(h('div', { class: 'app' }, nav(), h('main', { class: 'app-main' }, body)), debugPanel);
+      root.replaceChildren(h('div', { class: 'app' }, nav(), h('main', { class: 'app-main' }, body)));
       return title;
     },
     refresh() {
@@ -237,7 +260,7 @@ function appSurface(boot) {
     },
     relabel() {
       chat.relabel();
-      router.go(router.path, { force: true, silent: true });
+      router.go(router.path, { force: true, silent: true, relabel: true });
     },
   };
 }
@@ -246,14 +269,15 @@ function appSurface(boot) {
 
 const router = {
   path: undefined,
-  go(path, { force = false, silent = false } = {}) {
+  go(path, { force = false, silent = false, relabel = false } = {}) {
     if (path === this.path && !force) return;
     const previousPath = this.path;
-    let title = current.route(path);
-    if (title === undefined) {
+    let title = current.route(path, { relabel });
+    this.missing = title === undefined;
+    if (this.missing) {
       title = t('notFound');
-      root.replaceChildren(h('div', { class: 'not-found' }, h('h1', {}, t('notFound')), h('p', { class: 'muted' }, path),
-        h('button', { type: 'button', class: 'btn', onclick: () => this.go('/') }, t('home'))), debugPanel);
+      root.replaceChildren(h('div', { class: 'not-found' }, h('h1', {}, t('notFound')), h('p', { class: 'muted', translate: 'no' }, path),
+        h('button', { type: 'button', class: 'btn', onclick: () => this.go('/') }, t('home')), debugPanel));
     }
     this.path = path;
     if (silent) return;
@@ -290,9 +314,13 @@ function onAction({ type, payload }) {
   }
 }
 
+// startDelay=<ms> (up to 10 s) makes the embed start late, so a host page's loading state can be seen.
+const startDelay = params.getAll('startDelay').length === 1 ? Math.min(10000, Math.max(0, Number(params.get('startDelay')) || 0)) : 0;
+
 async function main() {
   let boot;
   let problem;
+  if (startDelay) await new Promise((r) => setTimeout(r, startDelay));
   const q = new URLSearchParams({ surface, ...(publicId ? { publicId } : {}) });
   for (const s of sessions) q.append('session', s);
   try {
@@ -314,8 +342,10 @@ async function main() {
   for (const [name, view] of Object.entries(boot.views)) ctx.dimensions[name] = view.dimensions;
   current = surface === 'dashboard' ? dashboardSurface(boot) : surface === 'app' ? appSurface(boot) : chatSurface(boot);
   onLocale(() => {
-    debugPanel.querySelector('.debug-label').textContent = t('debug');
-    current.relabel();
+    relabelDebug();
+    // The "page not found" view belongs to the router, not to the surface.
+    if (router.missing) router.go(router.path, { force: true, silent: true });
+    else current.relabel();
   });
   root.className = `surface-${surface}`;
   root.removeAttribute('aria-busy');

@@ -588,7 +588,10 @@ describe('README examples (section "REST and SCIM client")', () => {
     mkdirSync(bin, { recursive: true });
     writeFileSync(join(bin, 'svc-embed'), `#!/bin/sh\nexec "${process.execPath}" "${cli}" "$@"\n`);
     chmodSync(join(bin, 'svc-embed'), 0o755);
-    const r = await runProcess('sh', ['-e', '-c', script.replace(documented, `export SVC_BASE_URL=${tenant.origin}/api`)], {
+    // The README runs it as `npx svc-embed`; here the `svc-embed` on PATH stands in, so nothing is fetched.
+    assert.match(script, /^npx svc-embed /m);
+    const local = script.replace(documented, `export SVC_BASE_URL=${tenant.origin}/api`).replaceAll('npx svc-embed ', 'svc-embed ');
+    const r = await runProcess('sh', ['-e', '-c', local], {
       cwd: dir, env: cleanEnv({ PATH: `${bin}:${process.env.PATH}` }),
     });
     assert.equal(r.code, 0, r.stderr);

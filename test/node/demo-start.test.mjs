@@ -1,5 +1,6 @@
 // `npm start` (scripts/start.mjs) with HOST_PORT=0 and TENANT_PORT=0: it prints the real origins, the
-// tenant lets the host frame it on either loopback name, and SIGINT stops both servers.
+// tenant lets the host frame it on either loopback name, a second tenant refuses it, and SIGINT stops
+// every server.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
@@ -7,7 +8,7 @@ import { once } from 'node:events';
 
 const root = new URL('../../', import.meta.url);
 
-test('HOST_PORT=0 TENANT_PORT=0: real ports printed and served, and Ctrl-C stops both', async () => {
+test('HOST_PORT=0 TENANT_PORT=0: real ports printed and served, and Ctrl-C stops every server', async () => {
   const child = spawn(process.execPath, ['scripts/start.mjs'], {
     cwd: root, env: { ...process.env, HOST_PORT: '0', TENANT_PORT: '0' }, stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -29,7 +30,12 @@ test('HOST_PORT=0 TENANT_PORT=0: real ports printed and served, and Ctrl-C stops
     for (const origin of [hostOrigin, hostOrigin.replace('localhost', '127.0.0.1')]) {
       assert.equal((await fetch(`${origin}/`)).status, 200, origin);
     }
-    assert.deepEqual(await (await fetch(`${hostOrigin}/config.json`)).json(), { tenantOrigin });
+    const config = await (await fetch(`${hostOrigin}/config.json`)).json();
+    assert.equal(config.tenantOrigin, tenantOrigin);
+    // The second tenant, for the "Wrong host origin" scenario, refuses to be framed by the demo host.
+    const refusing = /Refusing tenant\s+(http:\/\/127\.0\.0\.1:\d+)/.exec(out)?.[1];
+    assert.equal(config.refusingTenantOrigin, refusing);
+    assert.match((await fetch(`${refusing}/embed/app`)).headers.get('content-security-policy'), /frame-ancestors https:\/\/app\.example\.com(;|$)/);
     const csp = (await fetch(`${tenantOrigin}/embed/app`)).headers.get('content-security-policy');
     assert.match(csp, /frame-ancestors http:\/\/localhost:\* http:\/\/127\.0\.0\.1:\*/);
     child.kill('SIGINT');

@@ -1,393 +1,805 @@
-// End-to-end: the demo host page drives <svc-embed> (the built CDN bundle) against the simulated
-// tenant in real headless Chromium. Both servers listen on random ports, so a running `npm start`
-// is never disturbed. Checks the events the host receives and what visibly changes inside the embed.
+// End-to-end: the demo host pages drive <svc-embed> (the built CDN bundle) against the simulated
+// tenant, in headless Chromium and in headless Firefox ESR (both through puppeteer-core; Firefox over
+// WebDriver BiDi). Every server listens on a free port, so a running `npm start` is never disturbed.
+// Checks the events the host receives, what the host page shows, and what visibly changes inside the
+// embed. Firefox runs with location.ancestorOrigins turned off, so the embed finds its parent's origin
+// from document.referrer: the tenant bridge's fallback is exercised there, its main path in Chromium.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import puppeteer from 'puppeteer-core';
 import { startTenant } from '../../tenant/index.js';
 import { startHost } from '../../demo/host-server.mjs';
 import { filterRows } from '../../tenant/datasets.js';
 
 const CHROME_PATH = process.env.CHROME_PATH || '/usr/lib/chromium/chromium';
-const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking',
-  '--disable-component-update', '--disable-sync', '--no-first-run'];
+const FIREFOX_PATH = process.env.FIREFOX_PATH || '/usr/bin/firefox-esr';
+const ENGINES = {
+  chromium: {
+    path: CHROME_PATH,
+    launch: () => puppeteer.launch({
+      executablePath: CHROME_PATH, headless: true, handleSIGINT: false,
+      args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking',
+        '--disable-component-update', '--disable-sync', '--no-first-run'],
+    }),
+  },
+  firefox: {
+    path: FIREFOX_PATH,
+    // Firefox makes its download directory (~/Downloads) even for a denied download: give it one of ours.
+    launch: (downloads) => puppeteer.launch({
+      browser: 'firefox', executablePath: FIREFOX_PATH, headless: true, handleSIGINT: false,
+      extraPrefsFirefox: { 'dom.location.ancestorOrigins.enabled': false, 'browser.download.folderList': 2, 'browser.download.dir': downloads },
+    }),
+  },
+};
+const wanted = (process.env.E2E_BROWSERS || 'chromium,firefox').split(',').map((b) => b.trim()).filter(Boolean);
 const NAMES = ['svc-ready', 'svc-view', 'svc-navigate', 'svc-dashboard-loaded', 'svc-download', 'svc-drilldown',
-  'svc-ai-query', 'svc-error', 'svc-message-rejected', 'svc-config-error'];
+  'svc-ai-query', 'svc-error', 'svc-message-rejected', 'svc-config-error', 'svc-status', 'svc-action'];
+const LOCALES = ['de-DE', 'fr-FR', 'es', 'ja-JP'];
+const MINUTE = 60_000;
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const bundle = new URL('../../cdn/svc-embed.min.js', import.meta.url);
 
 let tenant;
+let refusing;
 let host;
-let browser;
-let page;
-
-/** Records every svc-* event on the page (they bubble and are composed) before any script runs. */
-async function openPage(path, origin = host.origin) {
-  const p = await browser.newPage();
-  await p.setViewport({ width: 1500, height: 950 });
-  await p.evaluateOnNewDocument((names) => {
-    window.__events = [];
-    for (const n of names) {
-      document.addEventListener(n, (e) => window.__events.push({ name: n, id: e.target.id, detail: JSON.parse(JSON.stringify(e.detail ?? null)) }), true);
-    }
-  }, NAMES);
-  const cdp = await p.createCDPSession();
-  // The export control really downloads a file; nothing may land on disk during tests.
-  await cdp.send('Browser.setDownloadBehavior', { behavior: 'deny' }).catch(() => {});
-  await p.goto(origin + path);
-  return p;
-}
-
-const mark = (p = page) => p.evaluate(() => window.__events.length);
-
-async function waitEvent(name, { since = 0, where = () => true, timeout = 60_000, p = page } = {}) {
-  const end = Date.now() + timeout;
-  for (;;) {
-    const events = await p.evaluate(() => window.__events);
-    const hit = events.slice(since).find((e) => e.name === name && where(e.detail, e));
-    if (hit) return hit;
-    if (Date.now() > end) throw new Error(`no ${name} within ${timeout} ms; got: ${events.slice(since).map((e) => e.name).join(', ')}`);
-    await sleep(40);
-  }
-}
-
-async function eventsSince(since, p = page) {
-  return (await p.evaluate(() => window.__events)).slice(since);
-}
-
-/** The embed's frame inside the element's shadow root (cross-origin: puppeteer reaches it via CDP). */
-async function embedFrame(id = 'embed', p = page) {
-  const handle = await p.waitForFunction((i) => document.getElementById(i)?.shadowRoot?.querySelector('iframe'), {}, id);
-  return handle.asElement().contentFrame();
-}
-
-/** A real mouse click inside the embed, once the target exists. */
-async function clickIn(frame, selector) {
-  await frame.waitForSelector(selector, { visible: true, timeout: 60_000 });
-  await frame.click(selector);
-}
-
-/**
- * Waits until `fn` (run in the embed frame) returns a truthy value, and returns it. Each attempt takes the
- * frame afresh and evaluates once, on a timer: puppeteer's waitForFunction polls on requestAnimationFrame
- * in one execution context, and a handle taken around the iframe's swap from about:blank to the
- * cross-origin embed can be left waiting on a context that is gone.
- */
-async function inEmbed(fn, arg, id = 'embed', p = page) {
-  const deadline = Date.now() + 60_000;
-  let last;
-  while (Date.now() < deadline) {
-    try {
-      const frame = await embedFrame(id, p);
-      const value = await Promise.race([
-        frame.evaluate(fn, arg),
-        new Promise((_, reject) => setTimeout(() => reject(new Error('evaluation took over 10 s')), 10_000).unref()),
-      ]);
-      if (value) return value;
-      last = `returned ${JSON.stringify(value)}`;
-    } catch (error) {
-      last = error.message;
-    }
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`in embed #${id}: ${String(fn).slice(0, 160)}: not true within 60 s (last: ${last})`);
-}
 
 before(async () => {
   assert.ok(existsSync(bundle), 'cdn/svc-embed.min.js is missing: run npm run build first');
-  host = await startHost({ port: 0, tenantOrigin: () => tenant.origin });
+  host = await startHost({ port: 0, tenantOrigin: () => tenant.origin, refusingTenantOrigin: () => refusing.origin });
   // The tenant's default allowed origins (localhost and 127.0.0.1 on any port): what `npm start` and
-  // `svc-embed tenant` run with.
+  // `svc-embed tenant` run with. The refusing tenant allows an origin that is not this host's.
   tenant = await startTenant({ port: 0 });
-  browser = await puppeteer.launch({ executablePath: CHROME_PATH, headless: true, args: ARGS });
-  page = await openPage('/');
+  refusing = await startTenant({ port: 0, allowOrigins: ['https://app.example.com'] });
 });
 
 after(async () => {
-  await browser?.close();
   await host?.close();
   await tenant?.close();
+  await refusing?.close();
 });
 
-describe('demo playground, dashboard surface', () => {
-  test('ready comes first (signed, tenant, deployment, publicId), then view and dashboard-loaded', async () => {
-    const ready = await waitEvent('svc-ready');
-    assert.deepEqual(ready.detail.payload, { embedTenant: 'acme', deploymentId: 1, mode: 'signed', surface: 'dashboard', publicId: 'sales-overview' });
-    assert.equal(ready.detail.surface, 'dashboard');
-    const loaded = await waitEvent('svc-dashboard-loaded');
-    assert.equal(loaded.detail.payload.widgetCount, 7);
-    assert.ok(Number.isFinite(loaded.detail.payload.loadDurationMs) && loaded.detail.payload.loadDurationMs > 0);
-    const all = await eventsSince(0);
-    assert.equal(all[0].name, 'svc-ready');
-    const view = all.find((e) => e.name === 'svc-view');
-    assert.equal(view.detail.payload.path, '/');
-    assert.equal(await page.$eval('#state', (e) => e.dataset.state), 'ready');
-    assert.ok(await page.$('#log .entry[data-event="svc-dashboard-loaded"]'), 'the host log shows the event');
-    assert.equal(await inEmbed(() => document.querySelector('[data-widget="kpi-orders"] .kpi-value')?.dataset.value), '1200');
-  });
+for (const engine of wanted) {
+  const { path, launch } = ENGINES[engine] ?? {};
+  const skip = !launch ? `unknown engine ${engine}` : !existsSync(path) ? `${path} is not installed` : false;
+  describe(`demo in ${engine}`, { skip }, () => suite(engine, launch));
+}
 
-  test('color scheme: dark, light, and auto following prefers-color-scheme', async () => {
-    // The background eases between schemes, so wait for the final color rather than read it once.
-    const background = (rgb) => inEmbed((c) => getComputedStyle(document.body).backgroundColor === c && c, rgb);
-    await page.click('#color-scheme button[data-value="dark"]');
-    assert.equal(await background('rgb(15, 17, 23)'), 'rgb(15, 17, 23)');
-    assert.equal(await inEmbed(() => document.documentElement.dataset.effectiveScheme), 'dark');
-    await page.click('#color-scheme button[data-value="light"]');
-    assert.equal(await background('rgb(246, 247, 251)'), 'rgb(246, 247, 251)');
-    await page.emulateMediaFeatures([{ name: 'prefers-color-scheme', value: 'dark' }]);
-    await page.click('#color-scheme button[data-value="auto"]');
-    assert.equal(await inEmbed(() => document.documentElement.dataset.scheme === 'auto' && document.documentElement.dataset.effectiveScheme), 'dark');
-    await page.emulateMediaFeatures([{ name: 'prefers-color-scheme', value: 'light' }]);
-    assert.equal(await inEmbed(() => document.documentElement.dataset.effectiveScheme === 'light' && 'light'), 'light');
-  });
+function suite(engine, launch) {
+  let browser;
+  let context;
+  let page;
 
-  test('theme and locale change the embed visibly', async () => {
-    await page.click('#swatches [data-color="#0d9488"]');
-    assert.equal(await inEmbed(() => getComputedStyle(document.documentElement).getPropertyValue('--primary').trim() === '#0d9488' && 'ok'), 'ok');
-    await page.$eval('#radius', (e) => {
-      e.value = '2';
-      e.dispatchEvent(new Event('input'));
-    });
-    assert.equal(await inEmbed(() => getComputedStyle(document.querySelector('.card')).borderTopLeftRadius === '2px' && 'ok'), 'ok');
-    await page.select('#locale', 'de-DE');
-    const text = await inEmbed(() => document.documentElement.lang === 'de-DE' && document.querySelector('[data-widget="kpi-orders"] h2').textContent);
-    assert.equal(text, 'Bestellungen');
-    assert.match(await inEmbed(() => document.querySelector('[data-widget="kpi-revenue"] .kpi-value').textContent), /^13\.497\.621\s\$$/);
-    await page.select('#locale', 'en-US');
-    await inEmbed(() => document.documentElement.lang === 'en-US');
-  });
-
-  test('filter (built with filterParam) really filters the data, then clears', async () => {
-    const since = await mark();
-    await page.select('#filter-value', 'EMEA');
-    assert.equal(await page.$eval('#filter-preview', (e) => e.textContent), 'f_orders.region={"value":"EMEA"}');
-    const expected = filterRows('orders', [{ view: 'orders', dimension: 'region', value: 'EMEA' }]).length;
-    assert.equal(await inEmbed((n) => document.querySelector('[data-widget="kpi-orders"] .kpi-value')?.dataset.value === String(n) && 'ok', expected), 'ok');
-    assert.equal(await inEmbed(() => document.querySelectorAll('[data-widget="revenue-by-region"] .mark').length), 1);
-    await waitEvent('svc-dashboard-loaded', { since });
-    const cleared = await mark();
-    await page.select('#filter-value', '');
-    await waitEvent('svc-dashboard-loaded', { since: cleared });
-    assert.equal(await inEmbed(() => document.querySelector('[data-widget="kpi-orders"] .kpi-value')?.dataset.value === '1200' && 'ok'), 'ok');
-  });
-
-  test('drilldown from a chart mark and from a table cell', async () => {
-    let since = await mark();
-    const frame = await embedFrame();
-    await clickIn(frame, '[data-widget="revenue-by-region"] .mark');
-    const bar = await waitEvent('svc-drilldown', { since });
-    assert.deepEqual(bar.detail.payload, { member: 'orders.revenue', value: 'North America', widgetId: 'revenue-by-region' });
-    assert.ok(await inEmbed(() => document.querySelector('.drill table.data tbody tr')), 'the detail rows are shown');
-    await clickIn(frame, '.drill .icon-btn');
-    since = await mark();
-    await clickIn(frame, '[data-widget="top-accounts"] .cell-link[data-member="orders.orders"]');
-    const cell = await waitEvent('svc-drilldown', { since });
-    assert.equal(cell.detail.payload.member, 'orders.orders');
-    assert.equal(cell.detail.payload.widgetId, 'top-accounts');
-    assert.equal(typeof cell.detail.payload.value, 'string');
-    await clickIn(frame, '.drill .icon-btn');
-  });
-
-  test('navigate (control → element.navigate) emits navigate then view, and the page changes', async () => {
-    const since = await mark();
-    await page.$eval('#path', (e) => { e.value = '/details'; });
-    await page.click('#go');
-    const nav = await waitEvent('svc-navigate', { since });
-    assert.deepEqual(nav.detail.payload, { path: '/details', previousPath: '/' });
-    const view = await waitEvent('svc-view', { since });
-    assert.equal(view.detail.payload.path, '/details');
-    assert.ok(await inEmbed(() => document.querySelector('[data-widget="recent-orders"] table')));
-    await page.$eval('#path', (e) => { e.value = '//evil.example'; });
-    await page.click('#go');
-    assert.match(await page.$eval('#path-error', (e) => e.textContent), /TypeError|path/);
-  });
-
-  test('refresh re-runs the queries and a new dashboard-loaded follows', async () => {
-    const since = await mark();
-    await page.click('#refresh');
-    const loaded = await waitEvent('svc-dashboard-loaded', { since });
-    assert.equal(loaded.detail.payload.widgetCount, 3);
-  });
-
-  test('a failing widget is a recoverable error; retry recovers', async () => {
-    const since = await mark();
-    const frame = await embedFrame();
-    await clickIn(frame, '.debug-toggle');
-    await clickIn(frame, '[data-action="fail-widget"]');
-    const error = await waitEvent('svc-error', { since });
-    assert.equal(error.detail.payload.fatal, false);
-    assert.match(error.detail.payload.context, /^widget:/);
-    await waitEvent('svc-dashboard-loaded', { since });
-    await clickIn(frame, '.card.failed .btn');
-    assert.ok(await inEmbed(() => !document.querySelector('.card.failed') && document.querySelector('[data-widget="orders-by-channel"] svg')));
-  });
-
-  test('a malformed action is refused and listed in the embed debug panel', async () => {
-    const before = await inEmbed(() => document.querySelectorAll('.dbg.rejected').length + 1) - 1;
-    await page.click('#bad-action');
-    const after = await inEmbed((n) => document.querySelectorAll('.dbg.rejected').length > n && document.querySelectorAll('.dbg.rejected').length, before);
-    assert.equal(after, before + 1);
-    assert.match(await inEmbed(() => document.querySelector('.dbg.rejected .dbg-reason').textContent), /scheme/);
-    assert.equal(await inEmbed(() => document.documentElement.dataset.scheme), 'auto', 'nothing was applied');
-  });
-
-  test('allow-export shows the CSV control; download reports format, target and rowCount, never rows', async () => {
-    assert.equal(await inEmbed(() => String(document.querySelectorAll('[data-export]').length)), '0');
-    let since = await mark();
-    await page.click('#allow-export');
-    await waitEvent('svc-ready', { since });
-    await waitEvent('svc-dashboard-loaded', { since });
-    since = await mark();
-    const frame = await embedFrame();
-    await frame.waitForSelector('[data-export="revenue-by-region"]');
-    // $eval clicks whatever node matches now: a chart card may redraw itself once for its final width.
-    await frame.$eval('[data-export="revenue-by-region"]', (b) => b.click());
-    const widget = await waitEvent('svc-download', { since });
-    assert.deepEqual(widget.detail.payload, { format: 'csv', target: 'widget', widgetId: 'revenue-by-region', title: 'Revenue by region', rowCount: 4 });
-    since = await mark();
-    await frame.$eval('[data-export="dashboard"]', (b) => b.click());
-    const whole = await waitEvent('svc-download', { since });
-    assert.equal(whole.detail.payload.target, 'dashboard');
-    assert.equal(whole.detail.payload.rowCount, 1200);
-    assert.deepEqual(Object.keys(whole.detail.payload).sort(), ['format', 'rowCount', 'target', 'title']);
-  });
-});
-
-describe('demo playground, other surfaces and sessions', () => {
-  test('chat: ai-query submitted then completed, and submitted then error', async () => {
-    let since = await mark();
-    await page.click('#surface button[data-value="chat"]');
-    const ready = await waitEvent('svc-ready', { since });
-    assert.equal(ready.detail.payload.surface, 'chat');
-    const frame = await embedFrame();
-    await frame.waitForSelector('.suggestion');
-    since = await mark();
-    await frame.type('.ask input', 'Revenue by region');
-    await clickIn(frame, '.ask button');
-    const submitted = await waitEvent('svc-ai-query', { since, where: (d) => d.payload.status === 'submitted' });
-    const done = await waitEvent('svc-ai-query', { since, where: (d) => d.payload.status !== 'submitted' });
-    assert.equal(submitted.detail.payload.query, 'Revenue by region');
-    assert.equal(done.detail.payload.status, 'completed');
-    assert.equal(done.detail.payload.chatId, submitted.detail.payload.chatId);
-    assert.equal(done.detail.surface, 'chat');
-    since = await mark();
-    await frame.type('.ask input', 'What is the weather in Paris?');
-    await clickIn(frame, '.ask button');
-    const failed = await waitEvent('svc-ai-query', { since, where: (d) => d.payload.status !== 'submitted' });
-    assert.equal(failed.detail.payload.status, 'error');
-    assert.ok(await inEmbed(() => document.querySelector('.msg.error')));
-  });
-
-  test('app: ready with surface app, navigation inside the app', async () => {
-    let since = await mark();
-    await page.click('#surface button[data-value="app"]');
-    const ready = await waitEvent('svc-ready', { since });
-    assert.equal(ready.detail.payload.surface, 'app');
-    await waitEvent('svc-view', { since });
-    since = await mark();
-    const frame = await embedFrame();
-    await clickIn(frame, '.nav-item[data-path="/workbooks"]');
-    const nav = await waitEvent('svc-navigate', { since });
-    assert.deepEqual(nav.detail.payload, { path: '/workbooks', previousPath: '/' });
-    const view = await waitEvent('svc-view', { since });
-    assert.equal(view.detail.surface, 'app');
-  });
-
-  test('no session: private mode; expired session: fatal error and no ready', async () => {
-    await page.click('#surface button[data-value="dashboard:sales-overview"]');
-    let since = await mark();
-    await page.select('#session', '');
-    const ready = await waitEvent('svc-ready', { since, where: (d) => d.payload.mode === 'private' });
-    assert.equal(ready.detail.payload.embedTenant, null);
-    await waitEvent('svc-dashboard-loaded', { since });
-    since = await mark();
-    await page.select('#session', 'expired');
-    const error = await waitEvent('svc-error', { since });
-    assert.equal(error.detail.payload.fatal, true);
-    assert.equal(error.detail.payload.name, 'SessionExpiredError');
-    assert.equal((await eventsSince(since)).filter((e) => e.name === 'svc-ready').length, 0);
-    assert.equal(await page.$eval('#state', (e) => e.dataset.state), 'failed');
-    assert.ok(await inEmbed(() => document.querySelector('.fatal-card')));
-  });
-});
-
-describe('side-by-side page', () => {
-  test('two embeds of one tenant origin keep their events apart', async () => {
-    const p = await openPage('/compare');
-    try {
-      const left = await waitEvent('svc-ready', { p, where: (_, e) => e.id === 'left' });
-      const right = await waitEvent('svc-ready', { p, where: (_, e) => e.id === 'right' });
-      assert.equal(left.detail.payload.embedTenant, 'acme');
-      assert.equal(right.detail.payload.embedTenant, 'globex');
-      await waitEvent('svc-dashboard-loaded', { p, where: (_, e) => e.id === 'left' });
-      await waitEvent('svc-dashboard-loaded', { p, where: (_, e) => e.id === 'right' });
-      assert.equal(await inEmbed(() => document.documentElement.dataset.effectiveScheme === 'dark' && document.documentElement.lang, undefined, 'right', p), 'de-DE');
-      const since = await mark(p);
-      await p.click('#both-region');
-      for (const id of ['left', 'right']) {
-        await waitEvent('svc-dashboard-loaded', { p, since, where: (_, e) => e.id === id });
-        assert.equal(await inEmbed(() => document.querySelector('.chip-value')?.textContent, undefined, id, p), 'EMEA');
+  /** Opens a page that records every svc-* event (they bubble and are composed) before any script runs. */
+  async function openPage(path, { origin = host.origin, width = 1440, height = 900 } = {}) {
+    const p = await context.newPage();
+    await p.setViewport({ width, height });
+    await p.evaluateOnNewDocument((names) => {
+      window.__events = [];
+      for (const n of names) {
+        document.addEventListener(n, (e) => window.__events.push({ name: n, id: e.target.id, detail: JSON.parse(JSON.stringify(e.detail ?? null)) }), true);
       }
-      const counts = (await eventsSince(since, p)).reduce((m, e) => m.set(e.id, (m.get(e.id) ?? 0) + 1), new Map());
-      assert.equal(counts.get('left'), counts.get('right'));
-      assert.ok(await p.$('#log-left .entry') && await p.$('#log-right .entry'));
-    } finally {
-      await p.close();
-    }
-  });
-});
+    }, NAMES);
+    await p.goto(origin + path);
+    return p;
+  }
 
-describe('allowed host origins: the defaults, localhost and 127.0.0.1 on any port', () => {
-  test('the playground opened on 127.0.0.1:<port> gets a ready embed that takes actions', async () => {
-    const alias = host.origin.replace('//localhost:', '//127.0.0.1:');
-    assert.notEqual(alias, host.origin);
-    const p = await openPage('/', alias);
+  /** Runs `fn` on a page of its own, closed afterwards whatever happens. */
+  async function withPage(path, fn, options) {
+    const p = await openPage(path, options);
     try {
-      const ready = await waitEvent('svc-ready', { p });
-      assert.equal(ready.detail.payload.embedTenant, 'acme');
-      await p.click('#color-scheme button[data-value="dark"]');
-      assert.equal(await inEmbed(() => document.documentElement.dataset.effectiveScheme === 'dark' && 'dark', undefined, 'embed', p), 'dark');
+      return await fn(p);
     } finally {
       await p.close();
     }
-  });
-});
+  }
 
-describe('sessions on the embed page', () => {
-  test('demo-<tenant>-ttl<N>: ready, then a fatal SessionExpiredError (context auth), and the embed shows it expired', async () => {
-    const p = await openPage('/');
-    try {
-      const src = `${tenant.origin}/embed/dashboard/sales-overview?session=demo-acme-ttl1-e2e${Date.now().toString(36)}`;
-      await p.evaluate((s) => {
-        const el = document.createElement('svc-embed');
-        el.id = 'ttl';
-        el.style.height = '400px';
-        el.setAttribute('src', s);
-        document.body.append(el);
-      }, src);
-      const ready = await waitEvent('svc-ready', { p, where: (_, e) => e.id === 'ttl' });
-      assert.equal(ready.detail.payload.mode, 'signed');
-      const error = await waitEvent('svc-error', { p, where: (d, e) => e.id === 'ttl' && d.payload.fatal === true, timeout: 30000 });
-      const { name, context, fatal } = error.detail.payload;
-      assert.deepEqual({ name, context, fatal }, { name: 'SessionExpiredError', context: 'auth', fatal: true });
-      assert.equal(await inEmbed(() => document.querySelector('.fatal-card h1')?.textContent, undefined, 'ttl', p), 'Session expired');
-    } finally {
-      await p.close();
-    }
+  /** Opens the playground, waits for its first ready, starts a scenario and hands over the page and the mark. */
+  const scenario = (id, fn) => withPage('/', async (p) => {
+    await waitEvent('svc-ready', { p });
+    const since = await mark(p);
+    await p.click(`#scenario-${id}`);
+    return fn(p, since);
   });
 
-  test('a repeated session is an invalid session, and a repeated allowExport is no grant', async () => {
-    const p = await browser.newPage();
-    try {
-      await p.goto(`${tenant.origin}/embed/dashboard/sales-overview?session=demo-acme&session=demo-globex`);
-      await p.waitForSelector('#root[data-error="InvalidSessionError"]', { timeout: 60_000 });
-      await p.goto(`${tenant.origin}/embed/dashboard/sales-overview?session=demo-acme&allowExport=false&allowExport=true`);
-      await p.waitForSelector('[data-widget="kpi-orders"] .kpi-value', { timeout: 60_000 });
-      assert.equal(await p.$$eval('[data-export]', (els) => els.length), 0);
-      assert.match(await p.$eval('.debug-info', (e) => e.textContent), /export off/);
-    } finally {
-      await p.close();
+  const mark = (p = page) => p.evaluate(() => window.__events.length);
+
+  async function waitEvent(name, { since = 0, where = () => true, timeout = MINUTE, p = page } = {}) {
+    const end = Date.now() + timeout;
+    for (;;) {
+      const events = await p.evaluate(() => window.__events);
+      const hit = events.slice(since).find((e) => e.name === name && where(e.detail, e));
+      if (hit) return hit;
+      if (Date.now() > end) throw new Error(`no ${name} within ${timeout} ms; got: ${events.slice(since).map((e) => e.name).join(', ')}`);
+      await sleep(50);
     }
+  }
+
+  async function eventsSince(since, p = page) {
+    return (await p.evaluate(() => window.__events)).slice(since);
+  }
+
+  /** Waits until `fn` (run in the host page) returns something truthy, and returns it. */
+  async function inHost(fn, arg, p = page) {
+    const handle = await p.waitForFunction(fn, { timeout: MINUTE, polling: 100 }, arg);
+    return handle.jsonValue();
+  }
+
+  /** The embed's frame inside the element's shadow root (cross-origin). */
+  async function embedFrame(id = 'embed', p = page) {
+    const handle = await p.waitForFunction((i) => document.getElementById(i)?.shadowRoot?.querySelector('iframe'), { timeout: MINUTE, polling: 100 }, id);
+    return handle.asElement().contentFrame();
+  }
+
+  /** A real mouse click inside the embed, once the target exists. */
+  async function clickIn(frame, selector) {
+    await frame.waitForSelector(selector, { visible: true, timeout: MINUTE });
+    await frame.click(selector);
+  }
+
+  /**
+   * Waits until `fn` (run in the embed frame) returns a truthy value, and returns it. Each attempt takes
+   * the frame afresh and evaluates once, on a timer: a handle taken around the iframe's swap from
+   * about:blank to the cross-origin embed can be left waiting on a context that is gone.
+   */
+  async function inEmbed(fn, arg, id = 'embed', p = page) {
+    const deadline = Date.now() + MINUTE;
+    let last;
+    while (Date.now() < deadline) {
+      try {
+        const frame = await embedFrame(id, p);
+        // A DOM node counts as true: WebDriver BiDi hands back no value for one, CDP an empty object.
+        const value = await Promise.race([
+          frame.evaluateHandle(fn, arg).then((handle) => handle.evaluate((v) => (v instanceof Node ? true : v))),
+          new Promise((_, reject) => setTimeout(() => reject(new Error('evaluation took over 2 s')), 2000)),
+        ]);
+        if (value) return value;
+        last = `returned ${JSON.stringify(value)}`;
+      } catch (error) {
+        last = error.message;
+      }
+      await sleep(60);
+    }
+    throw new Error(`in embed #${id}: ${String(fn).slice(0, 160)}: not true within a minute (last: ${last})`);
+  }
+
+  /** The log entries of the host page, newest first: kind (in, out, status, note), event, action, text. */
+  const logEntries = (p = page, list = '#log') => p.$$eval(`${list} > .entry`, (els) => els.map((e) => ({
+    kind: e.dataset.kind, event: e.dataset.event, action: e.dataset.action, status: e.dataset.status,
+    dir: e.querySelector('.dir')?.textContent, text: e.querySelector('.entry-sum')?.textContent ?? '', more: e.querySelector('.entry-more')?.textContent ?? '',
+  })));
+
+  /** Navigates with the playground's path control (→ element.navigate). */
+  const goTo = async (path, p = page) => {
+    await p.$eval('#path', (e, v) => { e.value = v; }, path);
+    await p.click('#go');
+  };
+
+  const selectLocale = async (locale, p = page) => {
+    await p.select('#locale', locale);
+    await inEmbed((l) => document.documentElement.lang === l, locale, 'embed', p);
+  };
+
+  const downloads = mkdtempSync(join(tmpdir(), 'svc-embed-e2e-downloads-'));
+
+  before(async () => {
+    browser = await launch(downloads);
+    // The export control really downloads a file; nothing may land on disk during tests.
+    context = await browser.createBrowserContext({ downloadBehavior: { policy: 'deny' } });
+    page = await openPage('/');
   });
-});
+
+  after(async () => {
+    await browser?.close();
+    const landed = readdirSync(downloads);
+    rmSync(downloads, { recursive: true, force: true });
+    assert.deepEqual(landed, [], 'no download landed on disk');
+  });
+
+  describe('playground, dashboard surface', () => {
+    test('ready comes first (signed, tenant, deployment, publicId), then view and dashboard-loaded; the status pill and log follow', async () => {
+      const ready = await waitEvent('svc-ready');
+      assert.deepEqual(ready.detail.payload, { embedTenant: 'acme', deploymentId: 1, mode: 'signed', surface: 'dashboard', publicId: 'sales-overview' });
+      const loaded = await waitEvent('svc-dashboard-loaded');
+      assert.equal(loaded.detail.payload.widgetCount, 7);
+      assert.ok(Number.isFinite(loaded.detail.payload.loadDurationMs) && loaded.detail.payload.loadDurationMs > 0);
+      const embedEvents = (await eventsSince(0)).filter((e) => !['svc-status', 'svc-action'].includes(e.name));
+      assert.equal(embedEvents[0].name, 'svc-ready');
+      assert.equal(embedEvents.find((e) => e.name === 'svc-view').detail.payload.path, '/');
+      const statuses = (await eventsSince(0)).filter((e) => e.name === 'svc-status').map((e) => `${e.detail.previous}>${e.detail.status}`);
+      assert.deepEqual(statuses, ['idle>loading', 'loading>ready']);
+      assert.equal(await page.$eval('#state', (e) => e.dataset.state), 'ready');
+      assert.equal(await page.$eval('#state', (e) => e.textContent), 'ready · signed');
+      const log = await logEntries();
+      assert.ok(log.some((e) => e.event === 'svc-dashboard-loaded' && e.kind === 'in' && e.dir === '←'), 'the log shows the event, incoming');
+      assert.ok(log.some((e) => e.kind === 'status' && e.text === 'loading → ready'), 'the log shows the status change');
+      assert.equal(await inEmbed(() => document.querySelector('[data-widget="kpi-orders"] .kpi-value')?.dataset.value), '1200');
+    });
+
+    test('the actions the element sent are in the log, marked outgoing, one per svc-action', async () => {
+      const actions = (await eventsSince(0)).filter((e) => e.name === 'svc-action');
+      assert.deepEqual(actions.map((e) => e.detail.type), ['svc:action:set-color-scheme', 'svc:action:set-locale']);
+      const out = (await logEntries()).filter((e) => e.kind === 'out').reverse();
+      assert.deepEqual(out.map((e) => [e.action, e.dir, e.text]), [['svc:action:set-color-scheme', '→', 'auto'], ['svc:action:set-locale', '→', 'en-US']]);
+    });
+
+    for (const [width, height] of [[1280, 800], [1440, 900], [1920, 1080]]) {
+      test(`layout at ${width} × ${height}: the three KPI cards on one row, whole, and the first chart starts above the fold`, async () => {
+        await page.setViewport({ width, height });
+        const layout = await inEmbed(() => {
+          const cards = [...document.querySelectorAll('.card.kind-kpi')].map((c) => c.getBoundingClientRect());
+          const values = [...document.querySelectorAll('.kpi-value')];
+          const chart = document.querySelector('.card.kind-line')?.getBoundingClientRect();
+          if (cards.length !== 3 || !chart) return undefined;
+          return { tops: cards.map((r) => Math.round(r.top)), right: Math.max(...cards.map((r) => r.right)), width: innerWidth, height: innerHeight,
+            clipped: values.filter((v) => v.scrollWidth > v.clientWidth + 1).length, chartTop: chart.top };
+        });
+        assert.equal(new Set(layout.tops).size, 1, `KPI card tops ${layout.tops} in an embed ${layout.width} px wide`);
+        assert.ok(layout.right <= layout.width, 'the last card ends inside the frame');
+        assert.equal(layout.clipped, 0, 'no KPI value is cut off');
+        assert.ok(layout.chartTop < layout.height, 'the first chart starts in view');
+        await page.setViewport({ width: 1440, height: 900 });
+      });
+    }
+
+    test('the Debug toggle sits in the dashboard header, over no widget', async () => {
+      const overlap = await inEmbed(() => {
+        const toggle = document.querySelector('.debug-toggle');
+        if (!toggle?.closest('.dash-tools')) return 'not in the header';
+        const t = toggle.getBoundingClientRect();
+        const hit = [...document.querySelectorAll('.card, table.data td')].some((c) => {
+          const r = c.getBoundingClientRect();
+          return r.left < t.right && t.left < r.right && r.top < t.bottom && t.top < r.bottom;
+        });
+        return hit ? 'overlaps' : 'clear';
+      });
+      assert.equal(overlap, 'clear');
+    });
+
+    test('color scheme: dark, light, and auto following prefers-color-scheme', async () => {
+      // The background eases between schemes, so wait for the final color rather than read it once.
+      const background = (rgb) => inEmbed((c) => getComputedStyle(document.body).backgroundColor === c && c, rgb);
+      await page.click('#color-scheme button[data-value="dark"]');
+      assert.equal(await background('rgb(15, 17, 23)'), 'rgb(15, 17, 23)');
+      assert.equal(await inEmbed(() => document.documentElement.dataset.effectiveScheme), 'dark');
+      await page.click('#color-scheme button[data-value="light"]');
+      assert.equal(await background('rgb(246, 247, 251)'), 'rgb(246, 247, 251)');
+      await page.click('#color-scheme button[data-value="auto"]');
+      if (engine === 'chromium') {
+        // Media emulation needs CDP; in Firefox, auto is checked against the frame's own preference.
+        await page.emulateMediaFeatures([{ name: 'prefers-color-scheme', value: 'dark' }]);
+        assert.equal(await inEmbed(() => document.documentElement.dataset.scheme === 'auto' && document.documentElement.dataset.effectiveScheme === 'dark' && 'dark'), 'dark');
+        await page.emulateMediaFeatures([{ name: 'prefers-color-scheme', value: 'light' }]);
+        assert.equal(await inEmbed(() => document.documentElement.dataset.effectiveScheme === 'light' && 'light'), 'light');
+      }
+      assert.equal(await inEmbed(() => document.documentElement.dataset.scheme === 'auto'
+        && document.documentElement.dataset.effectiveScheme === (matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light') && 'ok'), 'ok');
+    });
+
+    test('theme and locale change the embed visibly', async () => {
+      await page.click('#swatches [data-color="#0d9488"]');
+      assert.equal(await inEmbed(() => getComputedStyle(document.documentElement).getPropertyValue('--primary').trim() === '#0d9488' && 'ok'), 'ok');
+      await page.$eval('#radius', (e) => {
+        e.value = '2';
+        e.dispatchEvent(new Event('input'));
+      });
+      assert.equal(await inEmbed(() => getComputedStyle(document.querySelector('.card')).borderTopLeftRadius === '2px' && 'ok'), 'ok');
+      // A slider sends a theme per step; the log folds such a run into one entry that counts them.
+      const since = await mark();
+      await page.$eval('#radius', async (e) => {
+        for (const v of ['4', '6', '8']) {
+          e.value = v;
+          e.dispatchEvent(new Event('input'));
+          await new Promise((r) => setTimeout(r, 20));
+        }
+      });
+      await waitEvent('svc-action', { since, where: (d) => d.payload.borderRadius === 8 });
+      assert.equal((await eventsSince(since)).filter((e) => e.name === 'svc-action').length, 3);
+      const [folded] = await page.$$eval('#log > .entry.out', (els) => els.map((e) => [e.dataset.action, e.querySelector('.times').textContent, e.querySelector('.entry-sum').textContent]));
+      // The three steps at least (the swatch and the 2 px step join them when they were less than 2 s before).
+      assert.deepEqual([folded[0], Number(folded[1].slice(1)) >= 3, folded[2]], ['svc:action:set-theme', true, 'primaryColor #0d9488 · borderRadius 8']);
+      await selectLocale('de-DE');
+      assert.equal(await inEmbed(() => document.querySelector('[data-widget="kpi-orders"] h2').textContent), 'Bestellungen');
+      assert.equal(await inEmbed(() => document.querySelector('[data-widget="revenue-trend"] h2').textContent), 'Umsatz nach Monat');
+      assert.match(await inEmbed(() => document.querySelector('[data-widget="kpi-revenue"] .kpi-value').textContent), /^13\.497\.621\s\$$/);
+      await selectLocale('en-US');
+    });
+
+    test('filter control: what it shows is what the embed applies, across dimensions', async () => {
+      let since = await mark();
+      await page.select('#filter-value', 'EMEA');
+      assert.equal(await page.$eval('#filter-preview', (e) => e.textContent), 'f_orders.region={"value":"EMEA"}');
+      assert.equal(await page.$eval('#filter-applied', (e) => e.textContent), 'Applied in the embed: orders.region = EMEA');
+      const expected = filterRows('orders', [{ view: 'orders', dimension: 'region', value: 'EMEA' }]).length;
+      assert.equal(await inEmbed((n) => document.querySelector('[data-widget="kpi-orders"] .kpi-value')?.dataset.value === String(n) && 'ok', expected), 'ok');
+      assert.equal(await inEmbed(() => document.querySelectorAll('[data-widget="revenue-by-region"] .mark').length), 1);
+      await waitEvent('svc-dashboard-loaded', { since });
+      // The chip is the host's: the viewer cannot remove it inside the embed (the host would never know).
+      assert.deepEqual(await inEmbed(() => {
+        const chip = document.querySelector('.chip[data-filter="orders.region"]');
+        return chip && { title: chip.title, removable: Boolean(chip.querySelector('button')) };
+      }), { title: 'Set by the host page', removable: false });
+
+      // Another dimension: the old one is cleared in the embed, and the control says "All".
+      since = await mark();
+      await page.select('#filter-dimension', 'category');
+      const cleared = await waitEvent('svc-action', { since, where: (d) => d.type === 'svc:action:set-filter' });
+      assert.equal(cleared.detail.payload.filterUrlParameter, 'f_orders.region={"value":null}');
+      assert.equal(await page.$eval('#filter-value', (e) => e.value), '');
+      assert.equal(await page.$eval('#filter-applied', (e) => e.textContent), 'No filter applied in the embed.');
+      assert.equal(await inEmbed(() => document.querySelector('[data-widget="kpi-orders"] .kpi-value')?.dataset.value === '1200'
+        && !document.querySelector('.chip') && 'ok'), 'ok');
+
+      since = await mark();
+      await page.select('#filter-value', 'Software');
+      await waitEvent('svc-dashboard-loaded', { since });
+      assert.deepEqual(await inEmbed(() => [...document.querySelectorAll('.chip')].map((c) => c.dataset.filter).join() || undefined), 'orders.category');
+      const out = (await logEntries()).filter((e) => e.action === 'svc:action:set-filter').map((e) => e.text);
+      assert.deepEqual(out.slice(0, 3), ['f_orders.category={"value":"Software"}', 'f_orders.region={"value":null}', 'f_orders.region={"value":"EMEA"}']);
+
+      since = await mark();
+      await page.select('#filter-value', '');
+      await waitEvent('svc-dashboard-loaded', { since });
+      assert.equal(await inEmbed(() => document.querySelector('[data-widget="kpi-orders"] .kpi-value')?.dataset.value === '1200' && 'ok'), 'ok');
+      await page.select('#filter-dimension', 'region');
+    });
+
+    test('drilldown from a chart mark and from a table cell; the panel shows every column but the drilled one, in view', async () => {
+      let since = await mark();
+      const frame = await embedFrame();
+      await clickIn(frame, '[data-widget="revenue-by-region"] .mark');
+      const bar = await waitEvent('svc-drilldown', { since });
+      assert.deepEqual(bar.detail.payload, { member: 'orders.revenue', value: 'North America', widgetId: 'revenue-by-region' });
+      const panel = await inEmbed(() => {
+        const wrap = document.querySelector('.drill .table-wrap');
+        if (!wrap?.querySelector('tbody tr')) return undefined;
+        return { headers: [...wrap.querySelectorAll('th')].map((th) => th.textContent), fits: wrap.scrollWidth <= wrap.clientWidth + 1 };
+      });
+      assert.deepEqual(panel.headers, ['ID', 'date', 'account', 'category', 'status', 'amount']);
+      assert.ok(panel.fits, 'the amount column is in view, no scrolling needed at 1440 × 900');
+      await clickIn(frame, '.drill .icon-btn');
+      since = await mark();
+      await clickIn(frame, '[data-widget="top-accounts"] .cell-link[data-member="orders.orders"]');
+      const cell = await waitEvent('svc-drilldown', { since });
+      assert.equal(cell.detail.payload.member, 'orders.orders');
+      assert.equal(cell.detail.payload.widgetId, 'top-accounts');
+      assert.equal(typeof cell.detail.payload.value, 'string');
+      await inEmbed(() => document.querySelector('.drill tbody tr'));
+      await frame.$eval('.drill', (d) => d.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape', bubbles: true })));
+      assert.equal(await inEmbed(() => !document.querySelector('.drill') && 'closed'), 'closed');
+    });
+
+    test('navigate (control → element.navigate): the action goes out, then navigate and view come in', async () => {
+      const since = await mark();
+      await goTo('/details');
+      const nav = await waitEvent('svc-navigate', { since });
+      assert.deepEqual(nav.detail.payload, { path: '/details', previousPath: '/' });
+      const view = await waitEvent('svc-view', { since });
+      assert.equal(view.detail.payload.path, '/details');
+      const order = (await eventsSince(since)).map((e) => e.name);
+      assert.ok(order.indexOf('svc-action') < order.indexOf('svc-navigate'), order.join());
+      assert.ok(await inEmbed(() => document.querySelector('[data-widget="recent-orders"] table')));
+      const [latestOut] = (await logEntries()).filter((e) => e.kind === 'out');
+      assert.deepEqual([latestOut.action, latestOut.text], ['svc:action:navigate', '/details']);
+      await goTo('//evil.example');
+      assert.match(await page.$eval('#path-error', (e) => e.textContent), /TypeError|path/);
+    });
+
+    test('refresh re-runs the queries and a new dashboard-loaded follows', async () => {
+      const since = await mark();
+      await page.click('#refresh');
+      const loaded = await waitEvent('svc-dashboard-loaded', { since });
+      assert.equal(loaded.detail.payload.widgetCount, 3);
+      assert.ok((await eventsSince(since)).some((e) => e.name === 'svc-action' && e.detail.type === 'svc:action:refresh'));
+    });
+
+    test('a failing widget is a recoverable error; retry recovers', async () => {
+      const since = await mark();
+      const frame = await embedFrame();
+      await clickIn(frame, '.debug-toggle');
+      await clickIn(frame, '[data-action="fail-widget"]');
+      const error = await waitEvent('svc-error', { since });
+      assert.equal(error.detail.payload.fatal, false);
+      assert.match(error.detail.payload.context, /^widget:/);
+      await waitEvent('svc-dashboard-loaded', { since });
+      await clickIn(frame, '.debug-toggle');
+      await clickIn(frame, '.card.failed .btn');
+      assert.ok(await inEmbed(() => !document.querySelector('.card.failed') && document.querySelector('[data-widget="orders-by-channel"] svg')));
+    });
+
+    test('a malformed action is refused and listed in the embed debug panel', async () => {
+      const before = await inEmbed(() => document.querySelectorAll('.dbg.rejected').length + 1) - 1;
+      await page.click('#bad-action');
+      const after = await inEmbed((n) => document.querySelectorAll('.dbg.rejected').length > n && document.querySelectorAll('.dbg.rejected').length, before);
+      assert.equal(after, before + 1);
+      assert.match(await inEmbed(() => document.querySelector('.dbg.rejected .dbg-reason').textContent), /scheme/);
+      assert.equal(await inEmbed(() => document.documentElement.dataset.scheme), 'auto', 'nothing was applied');
+    });
+
+    test('allow-export shows the CSV control; download reports format, target and rowCount, never rows', async () => {
+      assert.equal(await inEmbed(() => String(document.querySelectorAll('[data-export]').length)), '0');
+      let since = await mark();
+      await page.click('#allow-export');
+      await waitEvent('svc-ready', { since });
+      await waitEvent('svc-dashboard-loaded', { since });
+      since = await mark();
+      const frame = await embedFrame();
+      await frame.waitForSelector('[data-export="revenue-by-region"]', { timeout: MINUTE });
+      // $eval clicks whatever node matches now: a chart card may redraw itself once for its final width.
+      await frame.$eval('[data-export="revenue-by-region"]', (b) => b.click());
+      const widget = await waitEvent('svc-download', { since });
+      assert.deepEqual(widget.detail.payload, { format: 'csv', target: 'widget', widgetId: 'revenue-by-region', title: 'Revenue by region', rowCount: 4 });
+      since = await mark();
+      await frame.$eval('[data-export="dashboard"]', (b) => b.click());
+      const whole = await waitEvent('svc-download', { since });
+      assert.equal(whole.detail.payload.target, 'dashboard');
+      assert.equal(whole.detail.payload.rowCount, 1200);
+      assert.deepEqual(Object.keys(whole.detail.payload).sort(), ['format', 'rowCount', 'target', 'title']);
+      since = await mark();
+      await page.click('#allow-export');
+      await waitEvent('svc-ready', { since });
+    });
+  });
+
+  describe('playground, the element controls', () => {
+    test('title: the frame is named by the control', async () => {
+      await page.$eval('#title', (e) => {
+        e.value = 'Quarterly sales';
+        e.dispatchEvent(new Event('input'));
+      });
+      assert.equal(await inHost(() => document.getElementById('embed').shadowRoot.querySelector('iframe')?.title === 'Quarterly sales' && 'ok'), 'ok');
+    });
+
+    test('the tenant-origin + public-id + session form loads the same dashboard', async () => {
+      const since = await mark();
+      await page.click('#url-form button[data-value="parts"]');
+      const ready = await waitEvent('svc-ready', { since });
+      assert.equal(ready.detail.payload.publicId, 'sales-overview');
+      const attrs = await page.$eval('#embed', (e) => ({ src: e.getAttribute('src'), origin: e.getAttribute('tenant-origin'), id: e.getAttribute('public-id'), session: e.getAttribute('session'),
+        frame: e.shadowRoot.querySelector('iframe').src }));
+      assert.deepEqual(attrs, { src: null, origin: tenant.origin, id: 'sales-overview', session: 'demo-acme', frame: `${tenant.origin}/embed/dashboard/sales-overview?session=demo-acme` });
+      assert.match(await page.$eval('#src-preview', (e) => e.textContent), /^tenant-origin=".*"\npublic-id="sales-overview"\nsession="demo-acme"$/);
+      const back = await mark();
+      await page.click('#url-form button[data-value="src"]');
+      await waitEvent('svc-ready', { since: back });
+    });
+
+    test('renew session without a provider: the page fetches one, and the element reloads with it', async () => {
+      const since = await mark();
+      await page.click('#renew');
+      await waitEvent('svc-status', { since, where: (d) => d.status === 'loading' && d.reason === 'session-renewal' });
+      await waitEvent('svc-ready', { since });
+      assert.match(await page.$eval('#embed', (e) => new URL(e.src).searchParams.get('session')), /^demo-acme-[A-Za-z0-9_-]{8,}$/);
+      assert.match(await page.$eval('#src-preview', (e) => e.textContent), /session=demo-acme-/);
+    });
+  });
+
+  describe('playground, other surfaces and sessions', () => {
+    test('chat: ai-query submitted then completed, and submitted then error; the filter controls are disabled', async () => {
+      let since = await mark();
+      await page.click('#surface button[data-value="chat"]');
+      const ready = await waitEvent('svc-ready', { since });
+      assert.equal(ready.detail.payload.surface, 'chat');
+      assert.deepEqual(await page.$eval('#filter-group', (g) => [g.disabled, g.querySelector('#filter-value').matches(':disabled'), document.getElementById('filter-note').textContent]),
+        [true, true, 'The chat surface takes no filters.']);
+      const frame = await embedFrame();
+      await frame.waitForSelector('.suggestion', { timeout: MINUTE });
+      since = await mark();
+      // A real click first: it moves the focus into the cross-origin frame, where the keys must go.
+      await clickIn(frame, '.ask input');
+      await frame.type('.ask input', 'Revenue by region');
+      await clickIn(frame, '.ask button');
+      const submitted = await waitEvent('svc-ai-query', { since, where: (d) => d.payload.status === 'submitted' });
+      const done = await waitEvent('svc-ai-query', { since, where: (d) => d.payload.status !== 'submitted' });
+      assert.equal(submitted.detail.payload.query, 'Revenue by region');
+      assert.equal(done.detail.payload.status, 'completed');
+      assert.equal(done.detail.payload.chatId, submitted.detail.payload.chatId);
+      assert.match(await inEmbed(() => document.querySelector('.msg.bot:not(.pending) p')?.textContent), /^Revenue by region: North America leads\./);
+      since = await mark();
+      await clickIn(frame, '.ask input');
+      await frame.type('.ask input', 'What is the weather in Paris?');
+      await clickIn(frame, '.ask button');
+      const failed = await waitEvent('svc-ai-query', { since, where: (d) => d.payload.status !== 'submitted' });
+      assert.equal(failed.detail.payload.status, 'error');
+      assert.ok(await inEmbed(() => document.querySelector('.msg.error')));
+    });
+
+    test('app: ready with surface app, navigation inside the app, the filter controls enabled again', async () => {
+      let since = await mark();
+      await page.click('#surface button[data-value="app"]');
+      const ready = await waitEvent('svc-ready', { since });
+      assert.equal(ready.detail.payload.surface, 'app');
+      assert.equal(await page.$eval('#filter-group', (g) => g.disabled), false);
+      await waitEvent('svc-view', { since });
+      since = await mark();
+      const frame = await embedFrame();
+      await clickIn(frame, '.nav-item[data-path="/workbooks"]');
+      const nav = await waitEvent('svc-navigate', { since });
+      assert.deepEqual(nav.detail.payload, { path: '/workbooks', previousPath: '/' });
+      const view = await waitEvent('svc-view', { since });
+      assert.equal(view.detail.surface, 'app');
+    });
+
+    test('no session: private mode; expired session: fatal error, no ready, and the error state', async () => {
+      await page.click('#surface button[data-value="dashboard:sales-overview"]');
+      let since = await mark();
+      await page.select('#session', '');
+      const ready = await waitEvent('svc-ready', { since, where: (d) => d.payload.mode === 'private' });
+      assert.equal(ready.detail.payload.embedTenant, null);
+      await waitEvent('svc-dashboard-loaded', { since });
+      since = await mark();
+      await page.select('#session', 'expired');
+      const error = await waitEvent('svc-error', { since });
+      assert.equal(error.detail.payload.fatal, true);
+      assert.equal(error.detail.payload.name, 'SessionExpiredError');
+      const status = await waitEvent('svc-status', { since, where: (d) => d.status === 'error' });
+      assert.equal(status.detail.reason, 'embed-fatal-error');
+      assert.equal((await eventsSince(since)).filter((e) => e.name === 'svc-ready').length, 0);
+      assert.equal(await page.$eval('#state', (e) => e.dataset.state), 'error');
+      assert.ok(await inEmbed(() => document.querySelector('.fatal-card')));
+      since = await mark();
+      await page.select('#session', 'demo-acme');
+      await waitEvent('svc-ready', { since });
+    });
+  });
+
+  describe('locales: no string of any surface falls back to English', () => {
+    // Every text node, and every aria-label, title and placeholder, outside translate="no" (data, and
+    // the protocol's own words in the debug panel), that holds a letter.
+    const strings = () => {
+      const out = new Set();
+      const keep = (s) => {
+        const text = s.replace(/\s+/g, ' ').trim();
+        if (/\p{L}/u.test(text)) out.add(text);
+      };
+      const data = (node) => node?.closest?.('[translate="no"]');
+      const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+      for (let n = walker.nextNode(); n; n = walker.nextNode()) if (!data(n.parentElement)) keep(n.data);
+      for (const e of document.querySelectorAll('[aria-label], [title], [placeholder]')) {
+        if (!data(e)) for (const a of ['aria-label', 'title', 'placeholder']) if (e.hasAttribute(a)) keep(e.getAttribute(a));
+      }
+      keep(document.title);
+      return [...out];
+    };
+    // What may read the same as in English: strings a locale's table gives as the English one does
+    // ("Tickets" in German), and month names Intl writes alike ("Jan").
+    const sameAsEnglish = async (locale) => (await import('/embed/static/i18n.js').then(({ STRINGS }) => {
+      const lang = locale.split('-')[0];
+      const same = Object.keys(STRINGS.en).filter((k) => STRINGS[lang][k] === STRINGS.en[k]).map((k) => STRINGS.en[k]);
+      for (let m = 0; m < 12; m++) {
+        const date = new Date(Date.UTC(2025, m, 1));
+        const name = (l) => new Intl.DateTimeFormat(l, { month: 'short', timeZone: 'UTC' }).format(date);
+        if (name(locale) === name('en-US')) same.push(name('en-US'));
+      }
+      return same;
+    }));
+    const settled = () => document.documentElement.lang && !document.querySelector('#root.boot, .skeleton, .msg.pending') && 'ok';
+
+    /** Collects the strings in English and in each locale, and fails on any English string that stays. */
+    async function check(what) {
+      await selectLocale('en-US');
+      await inEmbed(settled);
+      const englishStrings = new Set(await inEmbed(strings));
+      const leaks = {};
+      for (const locale of LOCALES) {
+        await selectLocale(locale);
+        await inEmbed(settled);
+        const allowed = (await inEmbed(sameAsEnglish, locale)).map((a) => new RegExp(`(?<!\\p{L})${a.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?!\\p{L})`, 'gu'));
+        // A string the same as in English leaks English unless every word of it may read the same ("Jul: 103").
+        const english = (text) => /\p{L}/u.test(allowed.reduce((rest, re) => rest.replace(re, ' '), text));
+        const left = (await inEmbed(strings)).filter((s) => englishStrings.has(s) && english(s));
+        if (left.length) leaks[locale] = left;
+      }
+      await selectLocale('en-US');
+      assert.deepEqual(leaks, {}, `${what}: strings still in English`);
+      assert.ok(englishStrings.size > 5, `${what}: ${englishStrings.size} strings collected`);
+    }
+
+    test('dashboards: the overview, the details page with a drilldown open, and the support dashboard', async () => {
+      let since = await mark();
+      await page.click('#surface button[data-value="dashboard:sales-overview"]');
+      await waitEvent('svc-dashboard-loaded', { since });
+      // The debug panel's strings are checked too: they are in the page, open or not.
+      await check('sales overview');
+      since = await mark();
+      await goTo('/details');
+      await waitEvent('svc-dashboard-loaded', { since });
+      await clickIn(await embedFrame(), '[data-widget="orders-by-status"] .legend-item');
+      await inEmbed(() => document.querySelector('.drill tbody tr'));
+      await check('details and drilldown');
+      since = await mark();
+      await page.click('#surface button[data-value="dashboard:support-ops"]');
+      await waitEvent('svc-dashboard-loaded', { since });
+      await check('support operations');
+      since = await mark();
+      await goTo('/no-such-page');
+      await waitEvent('svc-view', { since, where: (d) => d.payload.path === '/no-such-page' });
+      await check('page not found');
+    });
+
+    test('the app: home, workbooks, a workbook, and its chat', async () => {
+      let since = await mark();
+      await page.click('#surface button[data-value="app"]');
+      await waitEvent('svc-view', { since });
+      await check('app home');
+      for (const path of ['/workbooks', '/workbooks/q3-planning']) {
+        since = await mark();
+        await goTo(path);
+        await waitEvent('svc-view', { since, where: (d) => d.payload.path === path });
+        await check(`app ${path}`);
+      }
+    });
+
+    test('the chat, with an answer, a trend and a refusal', async () => {
+      const since = await mark();
+      await page.click('#surface button[data-value="chat"]');
+      await waitEvent('svc-ready', { since });
+      const frame = await embedFrame();
+      for (const n of [1, 4, 5]) {
+        const asked = await mark();
+        await clickIn(frame, `.suggestion:nth-child(${n})`);
+        await waitEvent('svc-ai-query', { since: asked, where: (d) => d.payload.status !== 'submitted' });
+      }
+      await check('chat');
+      await page.click('#surface button[data-value="dashboard:sales-overview"]');
+    });
+  });
+
+  describe('side-by-side page', () => {
+    test('two embeds of one tenant origin keep their events apart, and the labels follow the state', async () => {
+      await withPage('/compare', async (p) => {
+        const left = await waitEvent('svc-ready', { p, where: (_, e) => e.id === 'left' });
+        const right = await waitEvent('svc-ready', { p, where: (_, e) => e.id === 'right' });
+        assert.equal(left.detail.payload.embedTenant, 'acme');
+        assert.equal(right.detail.payload.embedTenant, 'globex');
+        await waitEvent('svc-dashboard-loaded', { p, where: (_, e) => e.id === 'left' });
+        await waitEvent('svc-dashboard-loaded', { p, where: (_, e) => e.id === 'right' });
+        assert.equal(await inEmbed(() => document.documentElement.dataset.effectiveScheme === 'dark' && document.documentElement.lang, undefined, 'right', p), 'de-DE');
+        const labels = () => p.$$eval('.pane .stage-info', (els) => els.map((e) => e.textContent));
+        assert.deepEqual(await labels(), ['acme · Sales overview · light · en-US', 'globex · Sales overview · dark · de-DE']);
+        const since = await mark(p);
+        await p.click('#both-region');
+        await p.click('#swap');
+        for (const id of ['left', 'right']) {
+          await waitEvent('svc-dashboard-loaded', { p, since, where: (_, e) => e.id === id });
+          assert.equal(await inEmbed(() => document.querySelector('.chip-value')?.textContent, undefined, id, p), 'EMEA');
+        }
+        assert.equal(await inEmbed(() => document.documentElement.dataset.effectiveScheme === 'light' && 'light', undefined, 'right', p), 'light');
+        assert.deepEqual(await labels(), ['acme · Sales overview · dark · en-US · region = EMEA', 'globex · Sales overview · light · de-DE · region = EMEA']);
+        const counts = (await eventsSince(since, p)).reduce((m, e) => m.set(e.id, (m.get(e.id) ?? 0) + 1), new Map());
+        assert.equal(counts.get('left'), counts.get('right'));
+        for (const side of ['left', 'right']) {
+          const log = await logEntries(p, `#log-${side}`);
+          assert.ok(log.some((e) => e.kind === 'in') && log.some((e) => e.action === 'svc:action:set-filter') && log.some((e) => e.kind === 'status'), side);
+        }
+      });
+    });
+  });
+
+  describe('allowed host origins: the defaults, localhost and 127.0.0.1 on any port', () => {
+    test('the playground opened on 127.0.0.1:<port> gets a ready embed that takes actions', async () => {
+      const alias = host.origin.replace('//localhost:', '//127.0.0.1:');
+      assert.notEqual(alias, host.origin);
+      await withPage('/', async (p) => {
+        const ready = await waitEvent('svc-ready', { p });
+        assert.equal(ready.detail.payload.embedTenant, 'acme');
+        await p.click('#color-scheme button[data-value="dark"]');
+        assert.equal(await inEmbed(() => document.documentElement.dataset.effectiveScheme === 'dark' && 'dark', undefined, 'embed', p), 'dark');
+        await waitEvent('svc-dashboard-loaded', { p });
+      }, { origin: alias });
+    });
+  });
+
+  describe('scenarios', () => {
+    test('"Wrong host origin": the ready timeout, its diagnosis in the error state, and the log', async () => {
+      await scenario('origin', async (p, since) => {
+        const status = await waitEvent('svc-status', { p, since, where: (d) => d.status === 'error' });
+        assert.equal(status.detail.reason, 'ready-timeout');
+        assert.ok(status.detail.elapsedMs >= 7900, `waited ${status.detail.elapsedMs} ms`);
+        assert.match(status.detail.message, /no ready in [0-9]+ s/);
+        assert.equal((await eventsSince(since, p)).filter((e) => e.name === 'svc-ready').length, 0);
+        const shown = await p.$eval('#embed', (e) => {
+          const box = e.shadowRoot.querySelector('[part="error"]');
+          const slot = document.getElementById('slot-error');
+          return { status: e.status, state: e.matches(':state(error)'), hidden: box.hidden, height: slot.getBoundingClientRect().height > 0,
+            reason: document.getElementById('error-reason').textContent, causes: document.querySelectorAll('#error-message li').length,
+            origin: new URL(e.src).origin };
+        });
+        assert.deepEqual(shown, { status: 'error', state: true, hidden: false, height: true, reason: 'ready-timeout', causes: status.detail.frameLoaded ? 6 : 0, origin: refusing.origin });
+        const [latest] = (await logEntries(p)).filter((e) => e.kind === 'status');
+        assert.equal(latest.text, 'loading → error · ready-timeout');
+        assert.equal(latest.more, status.detail.message);
+        assert.equal(await p.$eval('#state', (e) => e.textContent), 'error · ready-timeout');
+      });
+    });
+
+    test('"Session expiring in 20 s": expiry, automatic renewal through the provider, the path restored, and the log telling it', async () => {
+      await scenario('expiring', async (p, since) => {
+        const first = await waitEvent('svc-ready', { p, since });
+        const went = await waitEvent('svc-view', { p, since, where: (d) => d.payload.path === '/details' });
+        const expired = await waitEvent('svc-error', { p, since, timeout: 2 * MINUTE, where: (d) => d.payload.fatal });
+        assert.deepEqual([expired.detail.payload.name, expired.detail.payload.context], ['SessionExpiredError', 'auth']);
+        const events = async () => (await eventsSince(since, p)).map((e, i) => ({ ...e, i }));
+        const renewing = await waitEvent('svc-status', { p, since, where: (d) => d.reason === 'session-renewal' });
+        const second = await waitEvent('svc-ready', { p, since, where: (d) => d.timestamp > first.detail.timestamp });
+        const restored = await waitEvent('svc-view', { p, since, where: (d) => d.payload.path === '/details' && d.timestamp > second.detail.timestamp });
+        assert.ok(restored && went);
+        // In order: the fatal error, the renewal, the new ready; the element sent navigate('/details') by itself.
+        const all = await events();
+        const at = (pred) => all.findIndex(pred);
+        const iError = at((e) => e.name === 'svc-error' && e.detail.payload.fatal);
+        const iRenew = at((e) => e.name === 'svc-status' && e.detail.reason === 'session-renewal');
+        const iReady = at((e) => e.name === 'svc-ready' && e.detail.timestamp === second.detail.timestamp);
+        const iNavigate = all.findIndex((e, i) => i > iRenew && e.name === 'svc-action' && e.detail.type === 'svc:action:navigate');
+        assert.ok(iError < iRenew && iRenew < iNavigate && iNavigate < iReady, JSON.stringify({ iError, iRenew, iNavigate, iReady }));
+        assert.deepEqual(all[iNavigate].detail.payload, { path: '/details' });
+        assert.ok(renewing);
+        assert.match(await p.$eval('#embed', (e) => new URL(e.src).searchParams.get('session')), /^demo-acme-ttl60-/);
+        assert.equal(await inEmbed(() => document.querySelector('.tab.active')?.textContent, undefined, 'embed', p), 'Orders');
+        // The log tells the story, newest first.
+        const story = (await logEntries(p)).reverse();
+        const find = (pred, from = 0) => story.findIndex((e, i) => i >= from && pred(e));
+        const sError = find((e) => e.event === 'svc-error' && /fatal · SessionExpiredError/.test(e.text));
+        const sRenew = find((e) => e.kind === 'status' && e.text === 'ready → loading · session-renewal', sError);
+        const sProvider = find((e) => e.kind === 'note' && /sessionProvider called/.test(e.text), sRenew);
+        const sNavigate = find((e) => e.action === 'svc:action:navigate' && e.text === '/details', sProvider);
+        const sReady = find((e) => e.kind === 'status' && e.text === 'loading → ready', sNavigate);
+        assert.ok([sError, sRenew, sProvider, sNavigate, sReady].every((i) => i >= 0), JSON.stringify({ sError, sRenew, sProvider, sNavigate, sReady }));
+      });
+    });
+
+    test('"Custom loading slot": the page\'s loading card covers the frame while loading, and goes at ready', async () => {
+      await scenario('loading', async (p, since) => {
+        await waitEvent('svc-status', { p, since, where: (d) => d.status === 'loading' });
+        const loading = await inHost(() => {
+          const e = document.getElementById('embed');
+          const card = document.getElementById('slot-loading').getBoundingClientRect();
+          const frame = e.shadowRoot.querySelector('iframe').getBoundingClientRect();
+          return e.status === 'loading' && { busy: e.getAttribute('aria-busy'), hidden: e.shadowRoot.querySelector('[part="loading"]').hidden,
+            inside: card.height > 0 && card.top >= frame.top && card.bottom <= frame.bottom, src: e.src };
+        }, undefined, p);
+        assert.deepEqual({ ...loading, src: new URL(loading.src).searchParams.get('startDelay') }, { busy: 'true', hidden: false, inside: true, src: '2500' });
+        await waitEvent('svc-ready', { p, since });
+        assert.deepEqual(await p.$eval('#embed', (e) => [e.status, e.shadowRoot.querySelector('[part="loading"]').hidden, document.getElementById('slot-loading').getBoundingClientRect().height]),
+          ['ready', true, 0]);
+      });
+    });
+  });
+
+  describe('sessions on the embed page', () => {
+    test('demo-<tenant>-ttl<N>: ready, then a fatal SessionExpiredError (context auth), and the embed shows it expired', async () => {
+      await withPage('/', async (p) => {
+        const src = `${tenant.origin}/embed/dashboard/sales-overview?session=demo-acme-ttl1-e2e${Date.now().toString(36)}${engine}`;
+        await p.evaluate((s) => {
+          const el = document.createElement('svc-embed');
+          el.id = 'ttl';
+          el.style.height = '400px';
+          el.setAttribute('src', s);
+          document.body.append(el);
+        }, src);
+        const ready = await waitEvent('svc-ready', { p, where: (_, e) => e.id === 'ttl' });
+        assert.equal(ready.detail.payload.mode, 'signed');
+        const error = await waitEvent('svc-error', { p, where: (d, e) => e.id === 'ttl' && d.payload.fatal === true });
+        const { name, context, fatal } = error.detail.payload;
+        assert.deepEqual({ name, context, fatal }, { name: 'SessionExpiredError', context: 'auth', fatal: true });
+        assert.equal(await inEmbed(() => document.querySelector('.fatal-card h1')?.textContent, undefined, 'ttl', p), 'Session expired');
+      });
+    });
+
+    test('a repeated session is an invalid session, and a repeated allowExport is no grant', async () => {
+      const p = await context.newPage();
+      try {
+        await p.goto(`${tenant.origin}/embed/dashboard/sales-overview?session=demo-acme&session=demo-globex`);
+        await p.waitForSelector('#root[data-error="InvalidSessionError"]', { timeout: MINUTE });
+        await p.goto(`${tenant.origin}/embed/dashboard/sales-overview?session=demo-acme&allowExport=false&allowExport=true`);
+        await p.waitForSelector('[data-widget="kpi-orders"] .kpi-value', { timeout: MINUTE });
+        assert.equal(await p.$$eval('[data-export]', (els) => els.length), 0);
+        assert.match(await p.$eval('.debug-info', (e) => e.textContent), /export off/);
+      } finally {
+        await p.close();
+      }
+    });
+  });
+}
