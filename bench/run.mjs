@@ -1,0 +1,127 @@
+// `npm run bench`: every suite of issue 11, one table on stdout, and bench/results.json.
+//
+//   npm run bench                  the full run (several minutes)
+//   npm run bench -- --quick       fewer rounds, about a minute once the peers are cached
+//   --only rest,sizes,messages,lifecycle   some suites only
+//   --browsers chromium,firefox,firefox-1p   (the default; firefox-1p is Firefox in one content process,
+//                                  message path only; CHROME_PATH and FIREFOX_PATH override the binaries)
+//
+// Builds first when dist/ or cdn/ is missing or older than src/. Measures whatever is built: the
+// element from cdn/svc-embed.min.js, the client and the CLI from dist/.
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { cpus } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { LABELS, launch } from './lib/browsers.mjs';
+import { startPages } from './lib/pages-server.mjs';
+import { root } from './lib/proc.mjs';
+import { table } from './lib/table.mjs';
+import { mountSuite, readySuite } from './suites/lifecycle.mjs';
+import { messageSuite } from './suites/messages.mjs';
+import { restSuite } from './suites/rest.mjs';
+import { sizeSuite } from './suites/sizes.mjs';
+
+const { values: opts } = parseArgs({
+  options: {
+    quick: { type: 'boolean', default: false },
+    only: { type: 'string', default: 'sizes,rest,messages,lifecycle' },
+    browsers: { type: 'string', default: 'chromium,firefox,firefox-1p' },
+    out: { type: 'string', default: join(root, 'bench/results.json') },
+  },
+});
+const only = new Set(opts.only.split(','));
+const browsers = opts.browsers.split(',').filter(Boolean);
+
+// Rounds per suite. Each round runs every variant once, in an order rotated round by round.
+const CONFIG = opts.quick
+  ? { rest: { rounds: 5, runsPerProcess: 5, cliRounds: 5 }, messages: { rounds: 3, burst: 10_000, synthetic: 10_000, flood: 100_000 },
+    mount: { rounds: 3, cycles: 100, leakCycles: 200 }, ready: { rounds: 8 } }
+  : { rest: { rounds: 15, runsPerProcess: 8, cliRounds: 15 }, messages: { rounds: 11, burst: 10_000, synthetic: 10_000, flood: 100_000 },
+    mount: { rounds: 7, cycles: 200, leakCycles: 1000 }, ready: { rounds: 30 } };
+
+const started = Date.now();
+const log = (text) => process.stderr.write(`[bench ${((Date.now() - started) / 1000).toFixed(0).padStart(4)} s] ${text}\n`);
+
+function newest(dir) {
+  let t = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const p = join(dir, entry.name);
+    t = Math.max(t, entry.isDirectory() ? newest(p) : statSync(p).mtimeMs);
+  }
+  return t;
+}
+
+function buildIfStale() {
+  const outputs = ['dist/index.js', 'dist/api/index.js', 'dist/cli.js', 'cdn/svc-embed.min.js'].map((f) => join(root, f));
+  const oldest = Math.min(...outputs.map((p) => (existsSync(p) ? statSync(p).mtimeMs : 0)));
+  if (oldest >= newest(join(root, 'src'))) return;
+  log('building (dist/ or cdn/ is missing or older than src/)…');
+  const { status } = spawnSync('npm', ['run', '--silent', 'build'], { cwd: root, stdio: ['ignore', 'inherit', 'inherit'] });
+  if (status !== 0) throw new Error('the build failed');
+}
+
+/** Runs one suite; a failure becomes a row that says so, and the other suites still run. */
+async function attempt(label, rows, raw, run) {
+  try {
+    const result = await run();
+    rows.push(...result.rows);
+    raw[label] = result.raw;
+  } catch (err) {
+    log(`${label} failed: ${err?.stack ?? err}`);
+    rows.push({ figure: label, note: `failed: ${String(err?.message ?? err).split('\n')[0]}`, ok: false });
+  }
+}
+
+buildIfStale();
+const rows = [];
+const raw = {};
+const machine = { cpu: cpus()[0]?.model ?? 'unknown', cores: cpus().length, node: process.version, platform: `${process.platform} ${process.arch}`, browsers: {} };
+let sizes;
+
+if (only.has('sizes')) {
+  sizes = await sizeSuite({ log });
+}
+if (only.has('rest')) {
+  await attempt('rest', rows, raw, () => restSuite({ ...CONFIG.rest, log }));
+}
+if (only.has('messages') || only.has('lifecycle')) {
+  const pages = await startPages();
+  try {
+    for (const name of browsers) {
+      let browser;
+      try {
+        log(`${name}: starting…`);
+        browser = await launch(name);
+        machine.browsers[name] = await browser.version();
+        const ctx = { browser, name, label: LABELS[name], pages, log };
+        if (only.has('messages')) await attempt(`messages-${name}`, rows, raw, () => messageSuite({ ...ctx, ...CONFIG.messages }));
+        if (only.has('lifecycle') && name !== 'firefox-1p') {
+          if (name === 'chromium') await attempt('mount-chromium', rows, raw, () => mountSuite({ ...ctx, ...CONFIG.mount }));
+          await attempt(`ready-${name}`, rows, raw, () => readySuite({ ...ctx, ...CONFIG.ready }));
+        }
+      } catch (err) {
+        log(`${name} failed: ${err?.stack ?? err}`);
+        rows.push({ figure: name, note: `failed: ${String(err?.message ?? err).split('\n')[0]}`, ok: false });
+      } finally {
+        await browser?.close().catch(() => {});
+      }
+    }
+  } finally {
+    await pages.close();
+  }
+}
+
+const result = {
+  date: new Date().toISOString(),
+  mode: opts.quick ? 'quick' : 'full',
+  durationS: Math.round((Date.now() - started) / 1000),
+  machine,
+  config: CONFIG,
+  rows,
+  sizes,
+  raw,
+};
+writeFileSync(opts.out, `${JSON.stringify(result, null, 2)}\n`);
+process.stdout.write(table(result));
+log(`done in ${result.durationS} s; ${opts.out}`);
