@@ -3,8 +3,8 @@
 //   npm run bench                  the full run (several minutes)
 //   npm run bench -- --quick       fewer rounds, about a minute once the peers are cached
 //   --only rest,sizes,messages,lifecycle   some suites only
-//   --browsers chromium,firefox,firefox-1p   (the default; firefox-1p is Firefox in one content process,
-//                                  message path only; CHROME_PATH and FIREFOX_PATH override the binaries)
+//   --browsers chromium,firefox,firefox-1p   (the default; chromium,firefox with --quick; firefox-1p is Firefox
+//                                  in one content process, message path only; CHROME_PATH, FIREFOX_PATH override)
 //
 // Builds first when dist/ or cdn/ is missing or older than src/. Measures whatever is built: the
 // element from cdn/svc-embed.min.js, the client and the CLI from dist/.
@@ -26,36 +26,29 @@ const { values: opts } = parseArgs({
   options: {
     quick: { type: 'boolean', default: false },
     only: { type: 'string', default: 'sizes,rest,messages,lifecycle' },
-    browsers: { type: 'string', default: 'chromium,firefox,firefox-1p' },
+    browsers: { type: 'string' },
     out: { type: 'string', default: join(root, 'bench/results.json') },
   },
 });
 const only = new Set(opts.only.split(','));
-const browsers = opts.browsers.split(',').filter(Boolean);
+const browsers = (opts.browsers ?? (opts.quick ? 'chromium,firefox' : 'chromium,firefox,firefox-1p')).split(',').filter(Boolean);
 
 // Rounds per suite. Each round runs every variant once, in an order rotated round by round.
 const CONFIG = opts.quick
-  ? { rest: { rounds: 5, runsPerProcess: 5, cliRounds: 5 }, messages: { rounds: 3, burst: 10_000, synthetic: 10_000, flood: 100_000 },
+  ? { rest: { rounds: 4, runsPerProcess: 5, cliRounds: 4 }, messages: { rounds: 3, burst: 10_000, synthetic: 10_000, flood: 100_000 },
     mount: { rounds: 3, cycles: 100, leakCycles: 200 }, ready: { rounds: 8 } }
-  : { rest: { rounds: 15, runsPerProcess: 8, cliRounds: 15 }, messages: { rounds: 11, burst: 10_000, synthetic: 10_000, flood: 100_000 },
+  : { rest: { rounds: 21, runsPerProcess: 10, cliRounds: 21 }, messages: { rounds: 11, burst: 10_000, synthetic: 10_000, flood: 100_000 },
     mount: { rounds: 7, cycles: 200, leakCycles: 1000 }, ready: { rounds: 30 } };
 
 const started = Date.now();
 const log = (text) => process.stderr.write(`[bench ${((Date.now() - started) / 1000).toFixed(0).padStart(4)} s] ${text}\n`);
 
-function newest(dir) {
-  let t = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const p = join(dir, entry.name);
-    t = Math.max(t, entry.isDirectory() ? newest(p) : statSync(p).mtimeMs);
-  }
-  return t;
-}
-
 function buildIfStale() {
   const outputs = ['dist/index.js', 'dist/api/index.js', 'dist/cli.js', 'cdn/svc-embed.min.js'].map((f) => join(root, f));
   const oldest = Math.min(...outputs.map((p) => (existsSync(p) ? statSync(p).mtimeMs : 0)));
-  if (oldest >= newest(join(root, 'src'))) return;
+  const src = join(root, 'src');
+  const newest = Math.max(...readdirSync(src, { recursive: true }).map((f) => statSync(join(src, f)).mtimeMs));
+  if (oldest >= newest) return;
   log('building (dist/ or cdn/ is missing or older than src/)…');
   const { status } = spawnSync('npm', ['run', '--silent', 'build'], { cwd: root, stdio: ['ignore', 'inherit', 'inherit'] });
   if (status !== 0) throw new Error('the build failed');
