@@ -43,3 +43,12 @@ export function pairRatios(a, b) {
 export function pairDiffs(a, b) {
   return summary(a.map((x, i) => x - b[i]));
 }
+
+/**
+ * A row of the table: `a` against its floor `b` (numbers of the same rounds, in `unit`), their ratios
+ * pair by pair, and whether the median ratio meets `goal` (when there is one).
+ */
+export function compare(figure, a, b, goal, unit) {
+  const ratio = pairRatios(a, b);
+  return { figure, unit, value: summary(a), floor: summary(b), ratio, goal, ok: goal === undefined ? undefined : ratio.median <= goal };
+}

@@ -1,10 +1,11 @@
-// One variant of the in-process REST figure, in a process of its own: `client` (SvcClient.recipients())
-// or `raw` (the raw loop). Each process warms up, then measures its own CPU (process.cpuUsage(), every
+// One variant of the in-process REST figure, in a process of its own: `client` (SvcClient.recipients()),
+// `raw` (the raw loop) or `raw-api` (the raw loop with the API's shape: abortable requests with a time
+// limit, and the items through the barest async iterator). Each process warms up, then measures its own CPU (process.cpuUsage(), every
 // thread) over several listings and prints them as JSON. A process per variant, because in a shared
 // one each variant's garbage would be collected on the other's time, and forcing a full GC between
 // runs throws optimized code away, which would measure the JIT instead of the client.
 import { SvcClient } from '../../dist/api/index.js';
-import { LISTING, TOKEN, TOTAL, rawRecipients } from './common.mjs';
+import { LISTING, TOKEN, TOTAL, rawItemIterator, rawRecipients } from './common.mjs';
 
 const [baseUrl, variant, warmupArg, runsArg] = process.argv.slice(2);
 
@@ -16,6 +17,11 @@ const variants = {
     return items;
   },
   raw: () => rawRecipients(baseUrl),
+  async 'raw-api'() {
+    const items = [];
+    for await (const item of rawItemIterator(baseUrl)) items.push(item);
+    return items;
+  },
 };
 const listing = variants[variant];
 if (!listing) throw new Error(`unknown variant ${variant}`);

@@ -1,12 +1,7 @@
 // Mount/unmount (CPU and leaks, Chromium through CDP) and time to ready (both browsers).
 import { chromiumProbe, measure, openHost } from '../lib/browsers.mjs';
 import { leakCheck } from '../lib/leaks.mjs';
-import { alternate, pairRatios, summary } from '../lib/stats.mjs';
-
-function compare(figure, by, a, b, goal, unit) {
-  const ratio = pairRatios(by[a], by[b]);
-  return { figure, unit, value: summary(by[a]), floor: summary(by[b]), ratio, goal, ok: ratio.median <= goal };
-}
+import { alternate, compare } from '../lib/stats.mjs';
 
 /** Chromium: the host renderer's main-thread CPU per mount/unmount cycle, then the leak check. */
 export async function mountSuite({ browser, pages, rounds, cycles, leakCycles, log }) {
@@ -28,7 +23,7 @@ export async function mountSuite({ browser, pages, rounds, cycles, leakCycles, l
     const leakPage = await openHost(browser, pages);
     tabs.leak = leakPage;
     const leaks = await leakCheck(leakPage, (await chromiumProbe(leakPage)).cdp, leakCycles);
-    const row = compare(`mount/unmount cycle, chromium, host renderer main-thread CPU`, perCycle, 'element', 'bare', 1.1, 'µs/cycle');
+    const row = compare('mount/unmount cycle, chromium, host main-thread CPU', perCycle.element, perCycle.bare, 1.1, 'µs/cycle');
     const d = leaks.delta;
     const clean = d.messageListeners === 0 && d.frames === 0 && d.documents === 0 && d.iframes === 0 && d.embeds === 0 && leaks.after.messageListeners === 0;
     const leakRow = {
@@ -50,7 +45,7 @@ export async function readySuite({ browser, name, label = name, pages, rounds, l
     await tab.evaluate(() => window.bench.timeToReady('element'));
     log(`${name}: time to ready, ${rounds} rounds…`);
     const runs = await alternate(['element', 'bare'], rounds, (v) => tab.evaluate((variant) => window.bench.timeToReady(variant), v), { warmup: 2 });
-    return { rows: [compare(`time to ready, ${label}, wall time`, runs, 'element', 'bare', 1.05, 'ms')], raw: { runs } };
+    return { rows: [compare(`time to ready, ${label}, wall time`, runs.element, runs.bare, 1.05, 'ms')], raw: { runs } };
   } finally {
     await tab.close().catch(() => {});
   }

@@ -1,7 +1,7 @@
 // The message path: bursts of valid events from the cross-site embed frame, synthetic MessageEvents,
 // and the foreign-message flood, each variant in a page of its own (bench/pages/host.js).
 import { chromiumProbe, firefoxProbe, measure, openHost } from '../lib/browsers.mjs';
-import { alternate, pairDiffs, pairRatios, summary } from '../lib/stats.mjs';
+import { alternate, compare, pairDiffs } from '../lib/stats.mjs';
 
 /** Whether the embed frames are targets of their own, i.e. out of the host's process (site isolation). */
 function siteIsolated(browser, pages) {
@@ -11,10 +11,7 @@ function siteIsolated(browser, pages) {
 /** µs per message of each measurement, by variant. */
 const perMessage = (by, key, n) => Object.fromEntries(Object.entries(by).map(([v, ms]) => [v, ms.map((m) => (m[key] * 1000) / n)]));
 
-function compare(figure, values, a, b, goal, unit = 'µs/msg') {
-  const ratio = pairRatios(values[a], values[b]);
-  return { figure, unit, value: summary(values[a]), floor: summary(values[b]), ratio, goal, ok: goal === undefined ? undefined : ratio.median <= goal };
-}
+const US = 'µs/msg';
 
 /**
  * `name` is chromium, firefox (Fission) or firefox-1p (one content process). The figure is the host's
@@ -52,8 +49,8 @@ export async function messageSuite({ browser, name, label = name, pages, rounds,
     const ipc = await alternate(variants, rounds, (v) => run(v, () => tabs[v].evaluate((n, o) => window.bench.burst(n, o).then((r) => r.ms), burst, options))());
     raw.ipc = ipc;
     const ipcUs = perMessage(ipc, metric, burst);
-    rows.push(compare(`${burst.toLocaleString('en')} valid events from the embed frame → svc-* events, ${label}, ${what}`, ipcUs, 'element', 'bare', name === 'chromium' ? 1.25 : 1.2));
-    rows.push(compare('  the same, against bare + one dispatch', ipcUs, 'element', 'dispatch'));
+    rows.push(compare(`${burst.toLocaleString('en')} valid events from the embed frame → svc-* events, ${label}, ${what}`, ipcUs.element, ipcUs.bare, name === 'chromium' ? 1.25 : 1.2, US));
+    rows.push(compare('  the same, against bare + one dispatch', ipcUs.element, ipcUs.dispatch, undefined, US));
     if (name === 'firefox-1p') return { rows, raw };
 
     if (name === 'chromium') {
@@ -61,7 +58,8 @@ export async function messageSuite({ browser, name, label = name, pages, rounds,
       log(`${label}: synthetic MessageEvents…`);
       const syn = await alternate(['element', 'dispatch'], rounds, (v) => run(v, () => tabs[v].evaluate((n) => window.bench.synthetic(n), synthetic))());
       raw.synthetic = syn;
-      rows.push(compare(`${synthetic.toLocaleString('en')} synthetic MessageEvents (no IPC), ${label}, ${what}`, perMessage(syn, metric, synthetic), 'element', 'dispatch', 1.1));
+      const synUs = perMessage(syn, metric, synthetic);
+      rows.push(compare(`${synthetic.toLocaleString('en')} synthetic MessageEvents (no IPC), ${label}, ${what}`, synUs.element, synUs.dispatch, 1.1, US));
     }
 
     log(`${label}: foreign-message flood…`);
@@ -71,7 +69,7 @@ export async function messageSuite({ browser, name, label = name, pages, rounds,
     const extra = pairDiffs(floodUs.element, floodUs.bare);
     const sign = (x) => `${x >= 0 ? '+' : ''}${x.toFixed(3)}`;
     rows.push({
-      ...compare(`${flood.toLocaleString('en')} foreign messages, ${label}, ${what}`, floodUs, 'element', 'bare'),
+      ...compare(`${flood.toLocaleString('en')} foreign messages, ${label}, ${what}`, floodUs.element, floodUs.bare, undefined, US),
       extra, note: `extra per ignored message ${sign(extra.median)} µs (${sign(extra.min)} to ${sign(extra.max)})`,
     });
     return { rows, raw };
