@@ -37,8 +37,8 @@ const browsers = (opts.browsers ?? (opts.quick ? 'chromium,firefox' : 'chromium,
 const CONFIG = opts.quick
   ? { rest: { rounds: 4, runsPerProcess: 5, cliRounds: 4 }, messages: { rounds: 3, burst: 10_000, synthetic: 10_000, flood: 100_000 },
     mount: { rounds: 3, cycles: 100, leakCycles: 200 }, ready: { rounds: 8 } }
-  : { rest: { rounds: 21, runsPerProcess: 10, cliRounds: 21 }, messages: { rounds: 11, burst: 10_000, synthetic: 10_000, flood: 100_000 },
-    mount: { rounds: 7, cycles: 200, leakCycles: 1000 }, ready: { rounds: 30 } };
+  : { rest: { rounds: 21, runsPerProcess: 10, cliRounds: 21 }, messages: { rounds: 21, burst: 10_000, synthetic: 10_000, flood: 100_000 },
+    mount: { rounds: 11, cycles: 200, leakCycles: 1000 }, ready: { rounds: 40 } };
 
 const started = Date.now();
 const log = (text) => process.stderr.write(`[bench ${((Date.now() - started) / 1000).toFixed(0).padStart(4)} s] ${text}\n`);
