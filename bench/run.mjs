@@ -10,7 +10,7 @@
 // element from cdn/svc-embed.min.js, the client and the CLI from dist/.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
-import { cpus } from 'node:os';
+import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { LABELS, launch } from './lib/browsers.mjs';
@@ -69,7 +69,11 @@ async function attempt(label, rows, raw, run) {
 buildIfStale();
 const rows = [];
 const raw = {};
-const machine = { cpu: cpus()[0]?.model ?? 'unknown', cores: cpus().length, node: process.version, platform: `${process.platform} ${process.arch}`, browsers: {} };
+// The load average (1, 5, 15 minutes) at the start and the end says how shared the machine was.
+const machine = {
+  cpu: cpus()[0]?.model ?? 'unknown', cores: cpus().length, node: process.version, platform: `${process.platform} ${process.arch}`,
+  browsers: {}, loadAverage: { start: loadavg() },
+};
 let sizes;
 
 if (only.has('sizes')) {
@@ -105,8 +109,9 @@ if (only.has('messages') || only.has('lifecycle')) {
   }
 }
 
+machine.loadAverage.end = loadavg();
 const result = {
-  date: new Date().toISOString(),
+  date: new Date(started).toISOString(),
   mode: opts.quick ? 'quick' : 'full',
   durationS: Math.round((Date.now() - started) / 1000),
   machine,

@@ -29,7 +29,8 @@ export function table(result) {
   const m = result.machine;
   const browsers = Object.entries(m.browsers).map(([k, v]) => `${k} ${v}`).join(', ');
   return [
-    `${result.mode} run of ${result.date.slice(0, 16).replace('T', ' ')} UTC, ${result.durationS} s: ${m.cpu}, ${m.cores} cores, Node ${m.node}${browsers ? `, ${browsers}` : ''}`,
+    `${result.mode} run of ${result.date.slice(0, 16).replace('T', ' ')} UTC, ${result.durationS} s: ${m.cpu}, ${m.cores} cores` +
+      `${m.loadAverage ? ` (load average ${m.loadAverage.start[0].toFixed(1)} at the start, ${m.loadAverage.end[0].toFixed(1)} at the end)` : ''}, Node ${m.node}${browsers ? `, ${browsers}` : ''}`,
     '',
     '| figure | svc-embed, median (min–max) | floor, median (min–max) | ratio, median (min–max) of pairs | goal |',
     '|---|---|---|---|---|',
