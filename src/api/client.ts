@@ -3,6 +3,7 @@
  */
 import { SvcApiError } from './errors.js';
 import { Transport } from './http.js';
+import { PageItems } from './items.js';
 import type { JsonResult } from './http.js';
 import type {
   ListRecipientsParams, NotificationRecipient, NotificationRecipientsListResponse, PageProgress,
@@ -126,7 +127,7 @@ export class ScimApi {
     const signal = checkSignal(p.signal);
     const onPage = checkCallback<(progress: PageProgress) => void>('onPage', p.onPage);
     const maxPages = checkInteger('maxPages', p.maxPages, 1, Number.MAX_SAFE_INTEGER, DEFAULT_MAX_PAGES)!;
-    return this.#iterate(start, count, signal, onPage, maxPages);
+    return new PageItems(this.#pages(start, count, signal, onPage, maxPages));
   }
 
   async #list(startIndex: number | undefined, count: number | undefined, signal?: AbortSignal): Promise<ScimListResponse> {
@@ -139,10 +140,11 @@ export class ScimApi {
     return withContext(() => parseScimList(res.body, startIndex ?? 1), path, res, this.#redact);
   }
 
-  async *#iterate(
+  /** Every page's users, by startIndex, with the pagination checks. */
+  async *#pages(
     start: number, count: number | undefined, signal: AbortSignal | undefined,
     onPage: ((progress: PageProgress) => void) | undefined, maxPages: number,
-  ): AsyncGenerator<ScimUser, void, undefined> {
+  ): AsyncGenerator<readonly ScimUser[], void, undefined> {
     let next = start;
     let received = 0;
     for (let page = 1; ; page++) {
@@ -157,7 +159,7 @@ export class ScimApi {
       const n = users.length;
       received += n;
       onPage?.({ page, pageItems: n, received, total: list.totalResults });
-      yield* users;
+      yield users;
       // Advance by what actually came back: servers may return fewer than `count`.
       next += n;
       if (n === 0 || next > list.totalResults) return;
@@ -271,7 +273,7 @@ export class SvcClient {
     const extra = params as { onPage?: unknown; maxPages?: unknown };
     const onPage = checkCallback<(progress: PageProgress) => void>('onPage', extra.onPage);
     const maxPages = checkInteger('maxPages', extra.maxPages, 1, Number.MAX_SAFE_INTEGER, DEFAULT_MAX_PAGES)!;
-    return this.#iterate(p, onPage, maxPages);
+    return new PageItems(this.#pages(p, onPage, maxPages));
   }
 
   /** Redacted summary for logs: the token shows as `[REDACTED]`. */
@@ -311,11 +313,12 @@ export class SvcClient {
     return withContext(() => parseRecipientsPage(res.body), path, res, this.#redact);
   }
 
-  async *#iterate(
+  /** Every page's recipients, following the cursors, with the pagination checks. */
+  async *#pages(
     p: CheckedRecipients,
     onPage: ((progress: PageProgress) => void) | undefined,
     maxPages: number,
-  ): AsyncGenerator<NotificationRecipient, void, undefined> {
+  ): AsyncGenerator<readonly NotificationRecipient[], void, undefined> {
     const seen = new Set<string>();
     if (p.after !== undefined) seen.add(p.after);
     let after = p.after;
@@ -326,7 +329,7 @@ export class SvcClient {
       const res = await this.#page(p.deploymentId, p.notificationId, p.first, after, p.signal);
       received += res.items.length;
       onPage?.({ page, pageItems: res.items.length, received });
-      yield* res.items;
+      yield res.items;
       const info = res.pageInfo;
       if (!info || !info.hasNextPage) return;
       const next = info.endCursor;

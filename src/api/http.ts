@@ -129,20 +129,32 @@ function discard(res: Response): void {
   res.body?.cancel().catch(() => {});
 }
 
+/** Decodes UTF-8 (a BOM is dropped, bad sequences become U+FFFD); without `stream`, decode() keeps no state. */
+const utf8 = new TextDecoder();
+
 /**
  * Reads a body as a stream, at most `cap` bytes: past it, reading stops, the rest is cancelled and
- * `truncated` is true. Rejects with the signal's reason when it aborts (the stream is cancelled).
+ * `truncated` is true. Rejects with the signal's reason when it aborts (the stream is cancelled), even
+ * while a read is pending that would never settle.
  */
 async function readCapped(res: Response, cap: number, signal: AbortSignal): Promise<{ text: string; truncated: boolean }> {
   const body = res.body;
   if (!body) return { text: '', truncated: false };
   const reader = body.getReader();
+  // One abort listener and one abort promise for the whole body, raced with each read.
+  let onAbort!: () => void;
+  const aborted = new Promise<never>((_, reject) => {
+    onAbort = () => reject(signal.reason);
+  });
+  aborted.catch(() => {});
+  signal.addEventListener('abort', onAbort, { once: true });
+  if (signal.aborted) onAbort();
   const chunks: Uint8Array[] = [];
   let size = 0;
   let truncated = false;
   try {
     for (;;) {
-      const { done, value } = await untilAborted(reader.read(), signal);
+      const { done, value } = await Promise.race([reader.read(), aborted]);
       if (done) break;
       if (!(value instanceof Uint8Array)) throw new TypeError('the response body stream gave a chunk that is not bytes');
       const room = cap - size;
@@ -158,15 +170,19 @@ async function readCapped(res: Response, cap: number, signal: AbortSignal): Prom
   } catch (err) {
     reader.cancel().catch(() => {});
     throw err;
+  } finally {
+    signal.removeEventListener('abort', onAbort);
   }
   if (truncated) reader.cancel().catch(() => {});
+  // A body usually comes in one chunk: decoded as it is, without a copy.
+  if (chunks.length === 1) return { text: utf8.decode(chunks[0]), truncated };
   const bytes = new Uint8Array(size);
   let at = 0;
   for (const c of chunks) {
     bytes.set(c, at);
     at += c.byteLength;
   }
-  return { text: new TextDecoder().decode(bytes), truncated };
+  return { text: utf8.decode(bytes), truncated };
 }
 
 /** A retried failure is always an HTTP_ERROR (429, 502, 503, 504), a NETWORK_ERROR or a TIMEOUT. */
@@ -221,11 +237,11 @@ export class Transport {
 
   async #attempt(spec: RequestSpec, attempt: number): Promise<Attempt> {
     const { redact } = this.#c;
-    const pathOnly = spec.path.split('?')[0]!;
-    // The query may hold a server-supplied cursor: redacted like any other server text.
-    const base: SvcApiErrorInit = { code: 'HTTP_ERROR', status: 0, method: 'GET', path: redact(spec.path), attempts: attempt };
-    const fail = (text: string, init: Partial<SvcApiErrorInit>) =>
-      new SvcApiError(`GET ${pathOnly} failed: ${text}${attempt > 1 ? ` (after ${attempt} attempts)` : ''}`, { ...base, ...init });
+    // Built only for a failure. The query may hold a server-supplied cursor: redacted like any other server text.
+    const fail = (text: string, init: Partial<SvcApiErrorInit>) => new SvcApiError(
+      `GET ${spec.path.split('?')[0]} failed: ${text}${attempt > 1 ? ` (after ${attempt} attempts)` : ''}`,
+      { code: 'HTTP_ERROR', status: 0, method: 'GET', path: redact(spec.path), attempts: attempt, ...init },
+    );
 
     // One controller per attempt joins the caller's signal and the timeout.
     const ctrl = new AbortController();

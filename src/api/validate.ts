@@ -155,48 +155,64 @@ function invalid(field: string, expected: string): never {
   });
 }
 
-type FieldKind = 'int' | 'string';
-const RECIPIENT_FIELDS: Record<string, FieldKind> = {
-  userId: 'int', email: 'string', username: 'string', embedUserId: 'int', embedTenantName: 'string',
-  externalId: 'string', channelId: 'string', channelName: 'string',
-};
+// The fields of a recipient (spec 2.2). A listing reads 90,000 of them, so they are read as plain
+// properties (`item.email`), each checked by its value, and a bad one is named by its path, e.g.
+// `items[3].email`, built only then. Only own properties count: see ownFieldsOnly.
 
-/** Reads a nullable field: absent or null gives null; a value of the wrong type is an error. */
-function nullable(item: Record<string, unknown>, key: string, at: string): string | number | null {
-  if (!Object.hasOwn(item, key)) return null;
-  const v = item[key];
-  if (v === null) return null;
-  const kind = RECIPIENT_FIELDS[key];
-  if (kind === 'int' ? !Number.isSafeInteger(v) : typeof v !== 'string') {
-    invalid(`${at}.${key}`, kind === 'int' ? 'an integer or null' : 'a string or null');
-  }
-  return v as string | number;
+const RECIPIENT_KEYS = ['type', 'userId', 'email', 'username', 'embedUserId', 'embedTenantName', 'externalId', 'channelId', 'channelName'];
+
+/**
+ * Whether reading a recipient field of a plain object can find only the object's own property. Its
+ * prototype is Object.prototype or null (isObject), so this holds unless some code in the process put
+ * one of the field names on Object.prototype (prototype pollution). Then each item is read from a copy
+ * of its own properties without a prototype. Checked once per page: reading JSON data runs no code,
+ * so the prototype cannot change while the page is checked.
+ */
+function ownFieldsOnly(): boolean {
+  return !RECIPIENT_KEYS.some((key) => key in Object.prototype);
 }
 
-function parseRecipient(item: unknown, at: string): NotificationRecipient {
-  if (!isObject(item)) invalid(at, 'an object');
+/** A nullable string field: absent (JSON has no undefined) or null gives null. */
+function str(v: unknown, key: string, index: number): string | null {
+  if (v === undefined || v === null) return null;
+  if (typeof v === 'string') return v;
+  return invalid(`items[${index}].${key}`, 'a string or null');
+}
+
+/** A nullable integer field: absent or null gives null. */
+function int(v: unknown, key: string, index: number): number | null {
+  if (v === undefined || v === null) return null;
+  if (Number.isSafeInteger(v)) return v as number;
+  return invalid(`items[${index}].${key}`, 'an integer or null');
+}
+
+function parseRecipient(value: unknown, index: number, ownOnly: boolean): NotificationRecipient {
+  if (!isObject(value)) invalid(`items[${index}]`, 'an object');
+  const item: Record<string, unknown> = ownOnly ? value : Object.assign(Object.create(null), value);
   const type = item.type;
-  if (typeof type !== 'string' || type === '') invalid(`${at}.type`, 'a non-empty string');
+  if (typeof type !== 'string' || type === '') invalid(`items[${index}].type`, 'a non-empty string');
   if (type !== 'USER' && type !== 'EMBED_USER' && type !== 'SLACK') {
     // Object.fromEntries defines an own "__proto__" key instead of setting the prototype.
-    return { type: 'UNKNOWN', rawType: type, raw: Object.freeze(Object.fromEntries(Object.entries(item))) };
+    return { type: 'UNKNOWN', rawType: type, raw: Object.freeze(Object.fromEntries(Object.entries(value))) };
   }
-  // Every declared field is type-checked on every known kind, so a malformed page is never
-  // accepted, but each kind only carries the fields the spec populates for it.
-  const f: Record<string, string | number | null> = {};
-  for (const key of Object.keys(RECIPIENT_FIELDS)) f[key] = nullable(item, key, at);
-  const s = (k: string) => f[k] as string | null;
-  const n = (k: string) => f[k] as number | null;
+  // Every declared field is type-checked on every known kind, in this order (the first bad one is
+  // reported), so a malformed page is never accepted; each kind only carries the fields the spec
+  // populates for it. One object literal per kind keeps every recipient of a kind in one shape.
+  const userId = int(item.userId, 'userId', index);
+  const email = str(item.email, 'email', index);
+  const username = str(item.username, 'username', index);
+  const embedUserId = int(item.embedUserId, 'embedUserId', index);
+  const embedTenantName = str(item.embedTenantName, 'embedTenantName', index);
+  const externalId = str(item.externalId, 'externalId', index);
+  const channelId = str(item.channelId, 'channelId', index);
+  const channelName = str(item.channelName, 'channelName', index);
   switch (type) {
     case 'USER':
-      return { type, userId: n('userId'), email: s('email'), username: s('username') };
+      return { type, userId, email, username };
     case 'EMBED_USER':
-      return {
-        type, embedUserId: n('embedUserId'), embedTenantName: s('embedTenantName'), externalId: s('externalId'),
-        email: s('email'), username: s('username'),
-      };
+      return { type, embedUserId, embedTenantName, externalId, email, username };
     case 'SLACK':
-      return { type, channelId: s('channelId'), channelName: s('channelName'), username: s('username') };
+      return { type, channelId, channelName, username };
   }
 }
 
@@ -210,7 +226,8 @@ function parseCursor(info: Record<string, unknown>, key: string): string | null 
 export function parseRecipientsPage(body: unknown): NotificationRecipientsListResponse {
   if (!isObject(body)) invalid('body', 'a JSON object');
   if (!Array.isArray(body.items)) invalid('items', 'an array');
-  const items = body.items.map((item, i) => parseRecipient(item, `items[${i}]`));
+  const ownOnly = ownFieldsOnly();
+  const items = body.items.map((item, i) => parseRecipient(item, i, ownOnly));
   let pageInfo: PageInfo | null = null;
   if (Object.hasOwn(body, 'pageInfo') && body.pageInfo !== null) {
     const info = body.pageInfo;

@@ -12,9 +12,12 @@ const NAME = 'recipients';
 const COLUMNS = ['type', 'userId', 'email', 'username', 'embedUserId', 'embedTenantName', 'externalId',
   'channelId', 'channelName'] as const;
 
-/** The JSON/CSV record of a recipient: known kinds as typed, unknown kinds as the server sent them. */
+/**
+ * The JSON/CSV record of a recipient: known kinds as typed, unknown kinds as the server sent them. No
+ * copy: the client's recipients are already fresh objects of their own fields (and `raw` a frozen one).
+ */
 function record(r: NotificationRecipient): Row {
-  return r.type === 'UNKNOWN' ? { ...r.raw } : { ...r };
+  return r.type === 'UNKNOWN' ? r.raw : (r as Readonly<Record<keyof typeof r, unknown>>);
 }
 
 function table(items: readonly NotificationRecipient[]): string {

@@ -1,0 +1,60 @@
+// Child processes of the bench: long-running servers (stopped by closing their stdin) and measured runs.
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+export const root = fileURLToPath(new URL('../..', import.meta.url));
+const cpuReport = pathToFileURL(fileURLToPath(new URL('../rest/cpu-report.mjs', import.meta.url))).href;
+
+/**
+ * Starts a Node script that prints its origin as its first line, and resolves with that origin and a
+ * `stop()`. The child exits when its stdin closes, so it also goes when the bench dies.
+ */
+export async function startServer(script, args = []) {
+  const child = spawn(process.execPath, [script, ...args], { cwd: root, stdio: ['pipe', 'pipe', 'inherit'] });
+  const stop = () => {
+    child.stdin.end();
+    if (child.exitCode === null) child.kill();
+  };
+  try {
+    let text = '';
+    for await (const chunk of child.stdout) {
+      text += chunk;
+      if (text.includes('\n')) break;
+    }
+    if (!text.includes('\n')) throw new Error(`${script} exited before it printed its origin`);
+    return { origin: text.split('\n')[0].trim(), stop };
+  } catch (err) {
+    stop();
+    throw err;
+  }
+}
+
+/** Runs `node args…` to its end; resolves with its stdout (text) and exit code. Throws on a failure. */
+export async function runNode(args, { env = process.env } = {}) {
+  const child = spawn(process.execPath, args, { cwd: root, env, stdio: ['ignore', 'pipe', 'inherit'] });
+  let stdout = '';
+  child.stdout.setEncoding('utf8').on('data', (d) => { stdout += d; });
+  const [code] = await once(child, 'close');
+  if (code !== 0) throw new Error(`node ${args.join(' ')} exited with ${code}`);
+  return stdout;
+}
+
+/**
+ * Runs `node args…` with the CPU reporter preloaded; resolves with the child's own CPU time (every
+ * thread, from getrusage at its exit), its wall time, and its stdout as bytes.
+ */
+export async function measureNode(args, { env }) {
+  const t0 = performance.now();
+  const child = spawn(process.execPath, ['--import', cpuReport, ...args], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe', 'pipe'] });
+  const out = [];
+  let report = '';
+  let stderr = '';
+  child.stdout.on('data', (d) => out.push(d));
+  child.stderr.setEncoding('utf8').on('data', (d) => { stderr += d; });
+  child.stdio[3].setEncoding('utf8').on('data', (d) => { report += d; });
+  const [code] = await once(child, 'close');
+  const wallMs = performance.now() - t0;
+  if (code !== 0 || !report) throw new Error(`node ${args.join(' ')} exited with ${code}: ${stderr.trim()}`);
+  return { cpuMs: JSON.parse(report).cpuUs / 1000, wallMs, stdout: Buffer.concat(out) };
+}

@@ -1,0 +1,52 @@
+// Mount/unmount (CPU and leaks, Chromium through CDP) and time to ready (both browsers).
+import { chromiumProbe, measure, openHost } from '../lib/browsers.mjs';
+import { leakCheck } from '../lib/leaks.mjs';
+import { alternate, compare } from '../lib/stats.mjs';
+
+/** Chromium: the host renderer's main-thread CPU per mount/unmount cycle, then the leak check. */
+export async function mountSuite({ browser, pages, rounds, cycles, leakCycles, log }) {
+  const tabs = {};
+  const probes = {};
+  try {
+    for (const v of ['element', 'bare']) {
+      tabs[v] = await openHost(browser, pages);
+      probes[v] = await chromiumProbe(tabs[v]);
+      await tabs[v].evaluate((variant) => window.bench.cycles(variant, 10), v);
+    }
+    log(`chromium: mount/unmount, ${rounds} rounds × ${cycles} cycles…`);
+    const runs = await alternate(['element', 'bare'], rounds, async (v) => {
+      await tabs[v].bringToFront();
+      return measure(probes[v], () => tabs[v].evaluate((variant, n) => window.bench.cycles(variant, n), v, cycles));
+    });
+    const perCycle = Object.fromEntries(Object.entries(runs).map(([v, ms]) => [v, ms.map((m) => (m.threadMs * 1000) / cycles)]));
+    log(`chromium: leak check, ${leakCycles} cycles…`);
+    const leakPage = await openHost(browser, pages);
+    tabs.leak = leakPage;
+    const leaks = await leakCheck(leakPage, (await chromiumProbe(leakPage)).cdp, leakCycles);
+    const row = compare('mount/unmount cycle, chromium, host main-thread CPU', perCycle.element, perCycle.bare, 1.1, 'µs/cycle');
+    const d = leaks.delta;
+    const clean = d.messageListeners === 0 && d.frames === 0 && d.documents === 0 && d.iframes === 0 && d.embeds === 0 && leaks.after.messageListeners === 0;
+    const leakRow = {
+      figure: `${leakCycles.toLocaleString('en')} mount/unmount cycles, what is left after GC`,
+      note: `${leaks.after.messageListeners} window message listeners, ${d.frames} frames, ${d.documents} documents, ${d.iframes} iframes, ` +
+        `${d.embeds} <svc-embed>, ${d.nodes} DOM nodes; heap ${d.heapUsedBytes >= 0 ? '+' : ''}${(d.heapUsedBytes / 1024).toFixed(1)} KiB`,
+      ok: clean,
+    };
+    return { rows: [row, leakRow], raw: { runs, leaks } };
+  } finally {
+    await Promise.all(Object.values(tabs).map((t) => t.close().catch(() => {})));
+  }
+}
+
+/** Both browsers: ms from inserting a fresh embed to its ready, <svc-embed> against a bare iframe. */
+export async function readySuite({ browser, name, label = name, pages, rounds, log }) {
+  const tab = await openHost(browser, pages);
+  try {
+    await tab.evaluate(() => window.bench.timeToReady('element'));
+    log(`${name}: time to ready, ${rounds} rounds…`);
+    const runs = await alternate(['element', 'bare'], rounds, (v) => tab.evaluate((variant) => window.bench.timeToReady(variant), v), { warmup: 2 });
+    return { rows: [compare(`time to ready, ${label}, wall time`, runs.element, runs.bare, 1.05, 'ms')], raw: { runs } };
+  } finally {
+    await tab.close().catch(() => {});
+  }
+}

@@ -1,0 +1,72 @@
+/**
+ * The item iterators of `recipients()` and `scim.users()`: the items of pages, one at a time.
+ */
+
+/**
+ * An async generator over the items of the pages that `pages` yields. `pages` is a real async generator
+ * that does the requests and every pagination check; this one hands out the items of the page at hand
+ * without suspending a generator per item (for a listing of 10,000, that suspension cost more than
+ * reading the response). Like a generator, it runs `next()`, `return()` and `throw()` calls one after
+ * the other in the order they were made; `return()` and `throw()` finish `pages`, so no further request
+ * is sent, and once finished it only answers `done`.
+ */
+export class PageItems<T> implements AsyncGenerator<T, void, undefined> {
+  readonly #pages: AsyncGenerator<readonly T[], void, undefined>;
+  #page: readonly T[] = [];
+  #at = 0;
+  /** Calls still running or waiting their turn. */
+  #busy = 0;
+  #last: Promise<unknown> = Promise.resolve();
+
+  constructor(pages: AsyncGenerator<readonly T[], void, undefined>) {
+    this.#pages = pages;
+  }
+
+  next(): Promise<IteratorResult<T, void>> {
+    if (this.#busy === 0 && this.#at < this.#page.length) return Promise.resolve({ value: this.#page[this.#at++]!, done: false });
+    return this.#inTurn(async () => {
+      while (this.#at >= this.#page.length) {
+        const step = await this.#pages.next();
+        if (step.done) return { value: undefined, done: true };
+        this.#page = step.value;
+        this.#at = 0;
+      }
+      return { value: this.#page[this.#at++]!, done: false };
+    });
+  }
+
+  return(value?: void | PromiseLike<void>): Promise<IteratorResult<T, void>> {
+    return this.#inTurn(async () => {
+      this.#finish();
+      await this.#pages.return();
+      return { value: await value, done: true };
+    });
+  }
+
+  throw(error: unknown): Promise<IteratorResult<T, void>> {
+    return this.#inTurn(async () => {
+      this.#finish();
+      await this.#pages.return();
+      throw error;
+    });
+  }
+
+  [Symbol.asyncIterator](): this {
+    return this;
+  }
+
+  #finish(): void {
+    this.#page = [];
+    this.#at = 0;
+  }
+
+  /** Runs `step` after every call made before it has settled. */
+  #inTurn<R>(step: () => Promise<R>): Promise<R> {
+    this.#busy++;
+    const run = this.#last.then(step).finally(() => {
+      this.#busy--;
+    });
+    this.#last = run.catch(() => {});
+    return run;
+  }
+}

@@ -1,0 +1,195 @@
+// The REST client's fast paths (issue 11) keep every behaviour of the slow ones: the item iterators
+// behave as async generators, recipient fields count only as own properties even when Object.prototype
+// is polluted, and response bodies read in one chunk or in many, with one abort for the whole read.
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { SvcApiError, SvcClient } from '../../dist/api/index.js';
+
+const BASE = 'https://acme.example.com/api';
+const TOKEN = 'sk_live.Secret-Token_0123456789';
+const ids = { deploymentId: 1, notificationId: 10 };
+const SCIM_LIST = 'urn:ietf:params:scim:api:messages:2.0:ListResponse';
+
+const json = (body) => new Response(JSON.stringify(body), { headers: { 'content-type': 'application/json' } });
+const user = (id) => ({ type: 'USER', userId: id, email: `u${id}@example.com`, username: `u${id}` });
+const info = (hasNextPage, endCursor) => ({ hasNextPage, hasPreviousPage: false, startCursor: null, endCursor });
+
+/** A fetch over pages of recipients (each an array of ids), recording every request. */
+function pagedFetch(pages, { failOn } = {}) {
+  const calls = [];
+  const fetch = async (url) => {
+    calls.push(new URL(url));
+    const n = calls.length - 1;
+    if (n === failOn) return new Response('{"message":"boom"}', { status: 500, headers: { 'content-type': 'application/json' } });
+    const last = n === pages.length - 1;
+    return json({ items: pages[n].map(user), pageInfo: info(!last, last ? null : `c${n + 1}`) });
+  };
+  fetch.calls = calls;
+  return fetch;
+}
+
+const client = (fetch) => new SvcClient({ baseUrl: BASE, token: TOKEN, fetch, maxRetries: 0 });
+const values = (results) => results.map((r) => (r.done ? 'done' : r.value.userId));
+
+describe('the item iterators behave as async generators', () => {
+  test('no request before the first next(); concurrent next() calls answer in order, each item once', async () => {
+    const fetch = pagedFetch([[1, 2], [3, 4]]);
+    const it = client(fetch).recipients(ids);
+    assert.equal(fetch.calls.length, 0);
+    assert.equal(it[Symbol.asyncIterator](), it);
+    const results = await Promise.all([it.next(), it.next(), it.next(), it.next(), it.next(), it.next()]);
+    assert.deepEqual(values(results), [1, 2, 3, 4, 'done', 'done']);
+    assert.equal(fetch.calls.length, 2);
+  });
+
+  test('return() in the middle of a page ends it: no further request, then only done', async () => {
+    const fetch = pagedFetch([[1, 2], [3]]);
+    const it = client(fetch).recipients(ids);
+    assert.equal((await it.next()).value.userId, 1);
+    assert.deepEqual(await it.return(), { value: undefined, done: true });
+    assert.deepEqual(await it.next(), { value: undefined, done: true });
+    assert.equal(fetch.calls.length, 1);
+    // Before the first next(), return() sends nothing at all.
+    const idle = pagedFetch([[1]]);
+    const unused = client(idle).recipients(ids);
+    assert.deepEqual(await unused.return(), { value: undefined, done: true });
+    assert.deepEqual(await unused.next(), { value: undefined, done: true });
+    assert.equal(idle.calls.length, 0);
+  });
+
+  test('return() waits for a next() in flight, in call order', async () => {
+    const fetch = pagedFetch([[1, 2], [3]]);
+    const it = client(fetch).recipients(ids);
+    const order = [];
+    const first = it.next().then((r) => order.push(`next ${r.value.userId}`));
+    const end = it.return().then((r) => order.push(`return ${r.done}`));
+    await Promise.all([first, end]);
+    assert.deepEqual(order, ['next 1', 'return true']);
+    assert.equal(fetch.calls.length, 1);
+  });
+
+  test('a next() made while return() is still settling waits for it, and is done', async () => {
+    const fetch = pagedFetch([[1, 2, 3]]);
+    const it = client(fetch).recipients(ids);
+    await it.next();
+    const [ended, after] = await Promise.all([it.return(), it.next()]);
+    assert.equal(ended.done, true);
+    assert.deepEqual(after, { value: undefined, done: true });
+  });
+
+  test('throw() rejects with its error and ends the iteration without a further request', async () => {
+    const fetch = pagedFetch([[1, 2], [3]]);
+    const it = client(fetch).recipients(ids);
+    await it.next();
+    const error = new Error('stop');
+    await assert.rejects(it.throw(error), (e) => e === error);
+    assert.deepEqual(await it.next(), { value: undefined, done: true });
+    assert.equal(fetch.calls.length, 1);
+  });
+
+  test('a failing page surfaces after the earlier items, and then the iteration is done', async () => {
+    const fetch = pagedFetch([[1, 2], [3]], { failOn: 1 });
+    const it = client(fetch).recipients(ids);
+    assert.deepEqual(values([await it.next(), await it.next()]), [1, 2]);
+    await assert.rejects(it.next(), (e) => e instanceof SvcApiError && e.status === 500);
+    assert.deepEqual(await it.next(), { value: undefined, done: true });
+    assert.equal(fetch.calls.length, 2);
+  });
+
+  test('empty pages are stepped over; scim.users() iterates the same way', async () => {
+    const fetch = pagedFetch([[1], [], [2]]);
+    const got = [];
+    for await (const r of client(fetch).recipients(ids)) got.push(r.userId);
+    assert.deepEqual(got, [1, 2]);
+
+    const scimCalls = [];
+    const scimFetch = async (url) => {
+      const start = Number(new URL(url).searchParams.get('startIndex'));
+      scimCalls.push(start);
+      const all = ['a', 'b', 'c'];
+      const Resources = all.slice(start - 1, start + 1).map((id) => ({ id, userName: `${id}@example.com` }));
+      return new Response(JSON.stringify({ schemas: [SCIM_LIST], totalResults: 3, startIndex: start, itemsPerPage: Resources.length, Resources }),
+        { headers: { 'content-type': 'application/scim+json' } });
+    };
+    const users = client(scimFetch).scim.users({ count: 2 });
+    const results = await Promise.all([users.next(), users.next(), users.next(), users.next()]);
+    assert.deepEqual(results.map((r) => (r.done ? 'done' : r.value.id)), ['a', 'b', 'c', 'done']);
+    assert.deepEqual(scimCalls, [1, 3]);
+  });
+});
+
+describe('recipient fields are own properties only', () => {
+  test('with Object.prototype polluted, a missing field is still null and a missing type still refused', async () => {
+    const names = ['type', 'userId', 'email', 'username', 'channelName'];
+    for (const name of names) Object.prototype[name] = name === 'userId' ? 7 : 'polluted';
+    try {
+      const items = [
+        { type: 'USER', userId: 1 },
+        { type: 'SLACK', channelId: 'C1' },
+        { type: 'EMBED_USER', embedUserId: 2, email: 'e@example.com', username: 'e' },
+      ];
+      const res = await client(async () => json({ items, pageInfo: null })).listRecipients(ids);
+      assert.deepEqual(res.items.map((r) => ({ ...r })), [
+        { type: 'USER', userId: 1, email: null, username: null },
+        { type: 'SLACK', channelId: 'C1', channelName: null, username: null },
+        { type: 'EMBED_USER', embedUserId: 2, embedTenantName: null, externalId: null, email: 'e@example.com', username: 'e' },
+      ]);
+      const err = await client(async () => json({ items: [{ userId: 1 }], pageInfo: null })).listRecipients(ids).catch((e) => e);
+      assert.equal(err.code, 'INVALID_RESPONSE');
+      assert.equal(err.field, 'items[0].type');
+    } finally {
+      for (const name of names) delete Object.prototype[name];
+    }
+  });
+
+  test('an own "__proto__" key of a known kind is neither a field nor the prototype', async () => {
+    const body = '{"items":[{"type":"USER","userId":1,"__proto__":{"email":"x@example.com"}}],"pageInfo":null}';
+    const res = await client(async () => new Response(body, { headers: { 'content-type': 'application/json' } })).listRecipients(ids);
+    assert.deepEqual({ ...res.items[0] }, { type: 'USER', userId: 1, email: null, username: null });
+    assert.equal(Object.getPrototypeOf(res.items[0]), Object.prototype);
+  });
+
+  test('the first bad field in declaration order is the one named, with its item index', async () => {
+    const items = [user(1), { type: 'SLACK', email: 5, channelName: 6 }, { type: 'USER', userId: 1.5 }];
+    const err = await client(async () => json({ items, pageInfo: null })).listRecipients(ids).catch((e) => e);
+    assert.equal(err.field, 'items[1].email');
+    assert.match(err.message, /items\[1\]\.email must be a string or null/);
+    const err2 = await client(async () => json({ items: [user(1), user(2), { type: 'USER', userId: 1.5 }], pageInfo: null }))
+      .listRecipients(ids).catch((e) => e);
+    assert.equal(err2.field, 'items[2].userId');
+  });
+});
+
+describe('response bodies in one read or in many', () => {
+  test('a body in many small chunks, with characters split between chunks, decodes as one', async () => {
+    const text = JSON.stringify({ items: Array.from({ length: 50 }, (_, i) => ({ type: 'SLACK', channelName: `kanal-ø-€-😀-${i}` })), pageInfo: null });
+    const bytes = new TextEncoder().encode(text);
+    let at = 0;
+    const body = new ReadableStream({
+      pull(ctl) {
+        if (at >= bytes.length) return ctl.close();
+        ctl.enqueue(bytes.slice(at, at + 7));
+        at += 7;
+      },
+    }, { highWaterMark: 0 });
+    const res = await client(async () => new Response(body, { headers: { 'content-type': 'application/json' } })).listRecipients(ids);
+    assert.deepEqual(res.items.map((r) => r.channelName), JSON.parse(text).items.map((i) => i.channelName));
+  });
+
+  test('an abort while a success body is read rejects with its reason at once, and cancels the body', { timeout: 30_000 }, async () => {
+    let cancelled = false;
+    const body = new ReadableStream({
+      start(ctl) { ctl.enqueue(new TextEncoder().encode('{"items":[')); },
+      // Never enqueues more: only the abort can end the read.
+      pull() { return new Promise(() => {}); },
+      cancel() { cancelled = true; },
+    });
+    const ctrl = new AbortController();
+    const reason = new Error('user cancelled');
+    const pending = client(async () => new Response(body, { headers: { 'content-type': 'application/json' } }))
+      .listRecipients({ ...ids, signal: ctrl.signal });
+    setTimeout(() => ctrl.abort(reason), 20);
+    await assert.rejects(pending, (e) => e === reason);
+    assert.equal(cancelled, true);
+  });
+});
