@@ -22,6 +22,32 @@ export class PageItems<T> implements AsyncGenerator<T, void, undefined> {
     this.#pages = pages;
   }
 
+  /**
+   * Every item still to come, in order, in one array: what `for await (const item of items) all.push(item)`
+   * collects, and the same requests and checks, but taken a page at a time instead of a promise per item.
+   * For a caller that wants the whole listing anyway (the CLI); any other async iterable is read item by
+   * item.
+   */
+  static async all<T>(items: AsyncIterable<T>): Promise<T[]> {
+    if (!(items instanceof PageItems)) {
+      const all: T[] = [];
+      for await (const item of items) all.push(item);
+      return all;
+    }
+    const it = items as PageItems<T>;
+    return it.#inTurn(async () => {
+      const pages: (readonly T[])[] = [it.#page.slice(it.#at)];
+      it.#at = it.#page.length;
+      for (;;) {
+        const step = await it.#pages.next();
+        if (step.done) return pages.flat() as T[];
+        it.#page = step.value;
+        it.#at = step.value.length;
+        pages.push(step.value);
+      }
+    });
+  }
+
   next(): Promise<IteratorResult<T, void>> {
     if (this.#busy === 0 && this.#at < this.#page.length) return Promise.resolve({ value: this.#page[this.#at++]!, done: false });
     return this.#inTurn(async () => {

@@ -4,6 +4,7 @@
  * took the data.
  */
 import type { PageProgress, ScimAuthScheme, SvcClient } from '../api/index.js';
+import { PageItems } from '../api/items.js';
 import { choiceFlag } from './args.js';
 import { makeClient } from './client.js';
 import type { RunContext } from './command.js';
@@ -36,8 +37,7 @@ export async function runListing<T>(ctx: RunContext, spec: ListingSpec<T>): Prom
   } catch (err) {
     throw asUsageError(err, spec.names, spec.command);
   }
-  const items: T[] = [];
-  for await (const item of iterator) items.push(item);
+  const items = await PageItems.all(iterator);
   await ctx.io.out(render(format, spec.render(items)));
   show.done(items.length);
   return EXIT.ok;

@@ -4,6 +4,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { SvcApiError, SvcClient } from '../../dist/api/index.js';
+import { PageItems } from '../../dist/api/items.js';
 
 const BASE = 'https://acme.example.com/api';
 const TOKEN = 'sk_live.Secret-Token_0123456789';
@@ -115,6 +116,44 @@ describe('the item iterators behave as async generators', () => {
     const results = await Promise.all([users.next(), users.next(), users.next(), users.next()]);
     assert.deepEqual(results.map((r) => (r.done ? 'done' : r.value.id)), ['a', 'b', 'c', 'done']);
     assert.deepEqual(scimCalls, [1, 3]);
+  });
+});
+
+describe('PageItems.all, the CLI\'s whole listing a page at a time, collects what for await collects', () => {
+  test('the same items in the same order, the same requests; after it, only done', async () => {
+    const pages = [[1, 2], [], [3, 4, 5], [6]];
+    const viaLoop = pagedFetch(pages);
+    const looped = [];
+    for await (const r of client(viaLoop).recipients(ids)) looped.push(r);
+    const viaAll = pagedFetch(pages);
+    const it = client(viaAll).recipients(ids);
+    const all = await PageItems.all(it);
+    assert.deepEqual(all, looped);
+    assert.deepEqual(all.map((r) => r.userId), [1, 2, 3, 4, 5, 6]);
+    assert.deepEqual(viaAll.calls.map(String), viaLoop.calls.map(String));
+    assert.deepEqual(await it.next(), { value: undefined, done: true });
+  });
+
+  test('after some next() calls, and after a next() still in flight: the rest, each item once', async () => {
+    const fetch = pagedFetch([[1, 2, 3], [4]]);
+    const it = client(fetch).recipients(ids);
+    assert.equal((await it.next()).value.userId, 1);
+    const [second, rest] = await Promise.all([it.next(), PageItems.all(it)]);
+    assert.equal(second.value.userId, 2);
+    assert.deepEqual(rest.map((r) => r.userId), [3, 4]);
+  });
+
+  test('a failing page rejects with its error, and the iteration is then done', async () => {
+    const fetch = pagedFetch([[1, 2], [3]], { failOn: 1 });
+    const it = client(fetch).recipients(ids);
+    await assert.rejects(PageItems.all(it), (e) => e instanceof SvcApiError && e.status === 500);
+    assert.deepEqual(await it.next(), { value: undefined, done: true });
+    assert.equal(fetch.calls.length, 2);
+  });
+
+  test('any other async iterable is read item by item', async () => {
+    async function* gen() { yield 'a'; yield ['b']; }
+    assert.deepEqual(await PageItems.all(gen()), ['a', ['b']]);
   });
 });
 
