@@ -10,7 +10,6 @@
  * Jobs by file: args.ts parses, commands/ hold the commands, format.ts renders, progress.ts reports
  * progress, io.ts writes, errors.ts turns failures into messages and exit codes.
  */
-import { readFileSync } from 'node:fs';
 import { API_HELP, GLOBAL_FLAGS, UsageError, didYouMean, parseFlags, quote } from './args.js';
 import type { Command } from './command.js';
 import { COMMANDS } from './commands/index.js';
@@ -30,8 +29,13 @@ ${API_HELP.replace(/^(?=.)/gm, '  ')}
 ${EXIT_HELP}
 `;
 
-function version(): string {
+/**
+ * The package's version. `node:fs` is imported here, not at the top: an ES module that imports it gets
+ * a facade of all its exports, and building it loads fs's streams, which no other command needs.
+ */
+async function version(): Promise<string> {
   try {
+    const { readFileSync } = await import('node:fs');
     const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version?: unknown };
     return String(pkg.version);
   } catch {
@@ -55,7 +59,7 @@ export async function main(argv: readonly string[], io: Io, signal: AbortSignal)
       return EXIT.ok;
     }
     if (word === '-v' || word === '--version') {
-      await io.out(`${version()}\n`);
+      await io.out(`${await version()}\n`);
       return EXIT.ok;
     }
     command = find(word);
@@ -68,7 +72,7 @@ export async function main(argv: readonly string[], io: Io, signal: AbortSignal)
       return EXIT.ok;
     }
     if (flags.version) {
-      await io.out(`${version()}\n`);
+      await io.out(`${await version()}\n`);
       return EXIT.ok;
     }
     return await command.run({ flags, io, signal });
