@@ -258,11 +258,12 @@ describe('loading the tenant only for the tenant command', () => {
     assert.deepEqual(r.urls.filter(tenantish), []);
   });
 
-  test('nor do the CLI, its help and its other commands', async () => {
+  test('nor do the CLI, its help and its other commands: they load the one bundled file, and builtins', async () => {
     for (const args of [['--help'], ['tenant', '--help'], ['tenant', '--port', 'x'], ['recipients', '--deployment', '1']]) {
       const r = await loaded([cli, ...args]);
-      assert.ok(r.urls.some((u) => u.endsWith('/dist/cli/commands/tenant.js')), args.join(' '));
+      assert.ok(r.urls.some((u) => u.endsWith('/dist/cli.js')), args.join(' '));
       assert.deepEqual(r.urls.filter(tenantish), [], args.join(' '));
+      assert.deepEqual(r.urls.filter((u) => !u.endsWith('/dist/cli.js') && !u.startsWith('node:')), [], args.join(' '));
     }
   });
 

@@ -90,7 +90,7 @@ Exit codes:
     const stopped = new Promise<void>((resolve) => {
       stop = resolve;
     });
-    // Ctrl-C arrives as the abort of `signal` (see cli.ts); SIGTERM, which a process manager or a test
+    // Ctrl-C arrives as the abort of `signal` (see bin.ts); SIGTERM, which a process manager or a test
     // runner sends, is this command's to handle.
     signal.addEventListener('abort', stop, { once: true });
     process.once('SIGTERM', stop);

@@ -1,0 +1,41 @@
+// The `svc-embed` command (package.json "bin"): dist/cli/bin.js and every module of cli/ and api/ it
+// imports, bundled by rollup into one file, dist/cli.js. A command runs in a process of its own, and
+// Node's ES module loader costs about half a millisecond of CPU per module (resolve, read, compile,
+// link): some 20 modules were a good part of `svc-embed recipients`' cost over a raw fetch loop. Not
+// minified, so that stack traces stay readable. The tsc output stays in dist/cli/ as it is.
+//
+// Left outside: Node's builtins, and the tenant, which `svc-embed tenant` imports only when it runs
+// (its relative path is rewritten for the bundle's place). Every bundled module keeps its own
+// import.meta.url, so that paths relative to it (main.js reads ../../package.json) still hold.
+import { dirname, relative, resolve } from 'node:path';
+
+const file = 'dist/cli.js';
+const dist = resolve('dist');
+const here = dirname(resolve(file));
+const relativeUrl = (path) => {
+  const rel = relative(here, path).split('\\').join('/');
+  return rel.startsWith('.') ? rel : `./${rel}`;
+};
+
+export default {
+  input: 'dist/cli/bin.js',
+  output: { file, format: 'es', sourcemap: false },
+  plugins: [{
+    name: 'cli-bundle',
+    resolveId(source, importer) {
+      if (!importer) return null;
+      if (!source.startsWith('.')) return { id: source, external: true };
+      const path = resolve(dirname(importer), source);
+      if (path.startsWith(`${dist}/`)) return null;
+      // 'absolute': rollup keeps this id as it is, instead of renormalising it.
+      return { id: relativeUrl(path), external: 'absolute' };
+    },
+    resolveImportMeta(property, { moduleId }) {
+      if (property !== 'url') return null;
+      return `new URL(${JSON.stringify(relativeUrl(moduleId))}, import.meta.url).href`;
+    },
+  }],
+  onwarn(warning) {
+    throw new Error(`rollup (CLI bundle): ${warning.message}`);
+  },
+};
