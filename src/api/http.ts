@@ -4,7 +4,7 @@
  */
 import { SvcApiError, statusMeaning } from './errors.js';
 import type { SvcApiErrorInit } from './errors.js';
-import { replaceUnsafe } from './text.js';
+import { ELLIPSIS, replaceUnsafe } from './text.js';
 import type { RetryInfo } from './types.js';
 
 /** Settings a {@link Transport} is built with. */
@@ -57,7 +57,7 @@ const IMF_FIXDATE = /^[A-Za-z]{3}, \d{2} [A-Za-z]{3} \d{4} \d{2}:\d{2}:\d{2} GMT
  */
 function clean(text: string, redact: (t: string) => string, max = MAX_DETAIL): string {
   const flat = replaceUnsafe(redact(text), ' ').replace(/\s+/g, ' ').trim();
-  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+  return flat.length > max ? `${flat.slice(0, max - 1)}${ELLIPSIS}` : flat;
 }
 
 function requestIdOf(headers: Headers, redact: (t: string) => string): string | undefined {

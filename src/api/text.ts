@@ -17,6 +17,12 @@ const BEYOND_C0 = '\\u007f-\\u009f\\u061c\\u200e\\u200f\\u2028\\u2029\\u202a-\\u
 const UNSAFE = new RegExp(`[\\u0000-\\u001f${BEYOND_C0}]`, 'g');
 const RAW_IN_JSON = new RegExp(`[${BEYOND_C0}]`, 'g');
 
+/**
+ * The ellipsis that ends cut text, as an escape: this file and the others of api/ and cli/ are ASCII,
+ * so that the CLI's bundle is (see rollup.cli.config.mjs).
+ */
+export const ELLIPSIS = '\u2026';
+
 /** Replaces every control, separator or bidi control character of `text` with `replacement`. */
 export function replaceUnsafe(text: string, replacement: string): string {
   return text.replace(UNSAFE, replacement);

@@ -2,7 +2,7 @@
  * Command-line parsing: flags as each command declares them, with the mistakes a user makes named
  * precisely (an unknown flag with the closest known one, a flag given twice, a missing value).
  */
-import { replaceUnsafe } from '../api/text.js';
+import { ELLIPSIS, replaceUnsafe } from '../api/text.js';
 
 /** A flag: `string` takes a value (`--name value` or `--name=value`), `boolean` takes none. */
 export interface FlagSpec {
@@ -58,7 +58,7 @@ Common options:
 /** User input quoted for a message: one bounded line, with nothing a terminal would act on. */
 export function quote(text: string, max = 40): string {
   const safe = replaceUnsafe(text, '?');
-  return `"${safe.length > max ? `${safe.slice(0, max - 1)}…` : safe}"`;
+  return `"${safe.length > max ? `${safe.slice(0, max - 1)}${ELLIPSIS}` : safe}"`;
 }
 
 /**

@@ -4,7 +4,7 @@
  * terminals (`cat file.csv`). JSON keeps every value exactly, with those characters as `\u` escapes.
  * Row counts are unbounded, so nothing here spreads rows into a call's arguments.
  */
-import { escapeUnsafeJson, replaceUnsafe } from '../api/text.js';
+import { ELLIPSIS, escapeUnsafeJson, replaceUnsafe } from '../api/text.js';
 
 export const FORMATS = ['table', 'json', 'csv'] as const;
 export type Format = (typeof FORMATS)[number];
@@ -37,7 +37,7 @@ export function toCsv(columns: readonly string[], rows: readonly Row[]): string 
 
 function tableCell(value: unknown, max = 40): string {
   const text = safeText(value);
-  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+  return text.length > max ? `${text.slice(0, max - 1)}${ELLIPSIS}` : text;
 }
 
 /** Aligned columns: a header, a rule, one line per row. */
