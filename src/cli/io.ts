@@ -7,7 +7,7 @@ import { replaceUnsafe } from '../api/text.js';
 
 /** What the CLI needs of a stream: `process.stdout` and `process.stderr` have it, and so do test doubles. */
 export interface OutStream {
-  write(chunk: string, callback?: (err?: Error | null) => void): boolean;
+  write(chunk: string | Uint8Array, callback?: (err?: Error | null) => void): boolean;
 }
 
 /** The process around a run. */
@@ -22,8 +22,8 @@ export interface Io {
   readonly env: Readonly<Record<string, string | undefined>>;
   /** stderr is a terminal that can redraw a line: a TTY whose TERM is not `dumb`. */
   readonly live: boolean;
-  /** Writes data to stdout; rejects with an {@link OutputError} when the write fails. */
-  out(text: string): Promise<void>;
+  /** Writes data (text, or UTF-8 bytes) to stdout; rejects with an {@link OutputError} when the write fails. */
+  out(data: string | Uint8Array): Promise<void>;
   /** Writes whole lines to stderr, every control and bidi character shown as `?`. */
   err(text: string): void;
   /** On a live terminal, shows `text` in place of the previous status line; elsewhere nothing. */
@@ -54,8 +54,8 @@ export function makeIo({ stdout, stderr, stderrIsTty, env }: IoInit): Io {
   return {
     env,
     live,
-    out: (text) => new Promise<void>((resolve, reject) => {
-      stdout.write(text, (error) => {
+    out: (data) => new Promise<void>((resolve, reject) => {
+      stdout.write(data, (error) => {
         if (!error) return resolve();
         const code: unknown = (error as { code?: unknown }).code;
         reject(new OutputError(typeof code === 'string' ? code : 'EIO', error));

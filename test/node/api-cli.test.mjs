@@ -475,6 +475,21 @@ describe('svc-embed output, unit by unit (dist/cli)', () => {
     assert.equal(csv.split('\r\n').length, 1 + n + 1);
   });
 
+  test('JSON bytes: what escapeUnsafeJson gives, in UTF-8, whether a value needs an escape or not', async () => {
+    const { toJson } = await import('../../dist/cli/format.js');
+    const { escapeUnsafeJson } = await import('../../dist/api/text.js');
+    const expected = (v) => Buffer.from(`${escapeUnsafeJson(JSON.stringify(v, null, 2))}\n`, 'utf8');
+    for (const text of ['plain ascii', 'a DEL \u007f alone', '\u009b31m', 'caf\u00e9 (safe, beyond ASCII)', 'line\u2028sep',
+      'bidi \u202e and \u2066', '\u{1f600} emoji', 'lone \ud800 surrogate', '']) {
+      const value = [{ type: 'USER', username: text }, { key: text }];
+      const bytes = toJson(value);
+      assert.ok(bytes instanceof Uint8Array, text);
+      assert.deepEqual(Buffer.from(bytes), expected(value), text);
+      assert.deepEqual(JSON.parse(Buffer.from(bytes).toString('utf8')), value, text);
+    }
+    assert.match(Buffer.from(toJson(['a DEL \u007f alone'])).toString('latin1'), /DEL \\u007f alone/);
+  });
+
   /** A fake stderr/stdout pair around makeIo. */
   async function fakeIo({ tty, env = {}, failWith } = {}) {
     const { makeIo } = await import('../../dist/cli/io.js');
