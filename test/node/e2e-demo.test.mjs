@@ -147,13 +147,19 @@ function suite(engine, launch) {
   async function inEmbed(fn, arg, id = 'embed', p = page) {
     const deadline = Date.now() + MINUTE;
     let last;
+    // An attempt gives up after `patience` ms, which doubles each time one does: a context that is gone
+    // is left soon, and an evaluation that is only slow (a loaded machine) gets the time it needs.
+    let patience = 2000;
     while (Date.now() < deadline) {
       try {
         const frame = await embedFrame(id, p);
         // A DOM node counts as true: WebDriver BiDi hands back no value for one, CDP an empty object.
         const value = await Promise.race([
           frame.evaluateHandle(fn, arg).then((handle) => handle.evaluate((v) => (v instanceof Node ? true : v))),
-          new Promise((_, reject) => setTimeout(() => reject(new Error('evaluation took over 2 s')), 2000)),
+          new Promise((_, reject) => setTimeout(() => {
+            reject(new Error(`evaluation took over ${patience / 1000} s`));
+            patience = Math.min(patience * 2, 16000);
+          }, Math.min(patience, Math.max(deadline - Date.now(), 100)))),
         ]);
         if (value) return value;
         last = `returned ${JSON.stringify(value)}`;
