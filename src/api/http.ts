@@ -92,17 +92,32 @@ function isJsonType(type: string): boolean {
   return type === 'application/json' || (type.startsWith('application/') && type.endsWith('+json'));
 }
 
-/** Rejects with the signal's reason as soon as it aborts, even if `promise` never settles. */
-function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(signal.reason);
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(
-      (v) => { signal.removeEventListener('abort', onAbort); resolve(v); },
-      (e) => { signal.removeEventListener('abort', onAbort); reject(e); },
-    );
+/**
+ * One abort listener for a run of awaits: `race(promise)` rejects with the signal's reason as soon as it
+ * aborts (at once if it already has), even if `promise` never settles; `release()` removes the listener.
+ */
+function abortRace(signal: AbortSignal): { race<T>(promise: Promise<T>): Promise<T>; release(): void } {
+  let onAbort!: () => void;
+  const aborted = new Promise<never>((_, reject) => {
+    onAbort = () => reject(signal.reason);
   });
+  aborted.catch(() => {});
+  signal.addEventListener('abort', onAbort, { once: true });
+  if (signal.aborted) onAbort();
+  return {
+    race: (promise) => Promise.race([promise, aborted]),
+    release: () => signal.removeEventListener('abort', onAbort),
+  };
+}
+
+/** `promise`, or its signal's reason as soon as the signal aborts. */
+async function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  const abort = abortRace(signal);
+  try {
+    return await abort.race(promise);
+  } finally {
+    abort.release();
+  }
 }
 
 /** Waits `ms`, or rejects with the signal's reason when it aborts first. */
@@ -141,20 +156,14 @@ async function readCapped(res: Response, cap: number, signal: AbortSignal): Prom
   const body = res.body;
   if (!body) return { text: '', truncated: false };
   const reader = body.getReader();
-  // One abort listener and one abort promise for the whole body, raced with each read.
-  let onAbort!: () => void;
-  const aborted = new Promise<never>((_, reject) => {
-    onAbort = () => reject(signal.reason);
-  });
-  aborted.catch(() => {});
-  signal.addEventListener('abort', onAbort, { once: true });
-  if (signal.aborted) onAbort();
+  // One abort listener for the whole body, raced with each read.
+  const abort = abortRace(signal);
   const chunks: Uint8Array[] = [];
   let size = 0;
   let truncated = false;
   try {
     for (;;) {
-      const { done, value } = await Promise.race([reader.read(), aborted]);
+      const { done, value } = await abort.race(reader.read());
       if (done) break;
       if (!(value instanceof Uint8Array)) throw new TypeError('the response body stream gave a chunk that is not bytes');
       const room = cap - size;
@@ -171,7 +180,7 @@ async function readCapped(res: Response, cap: number, signal: AbortSignal): Prom
     reader.cancel().catch(() => {});
     throw err;
   } finally {
-    signal.removeEventListener('abort', onAbort);
+    abort.release();
   }
   if (truncated) reader.cancel().catch(() => {});
   // A body usually comes in one chunk: decoded as it is, without a copy.
