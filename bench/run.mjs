@@ -20,7 +20,7 @@ import { table } from './lib/table.mjs';
 import { mountSuite, readySuite } from './suites/lifecycle.mjs';
 import { messageSuite } from './suites/messages.mjs';
 import { restSuite } from './suites/rest.mjs';
-import { sizeSuite } from './suites/sizes.mjs';
+import { minify, sizeSuite } from './suites/sizes.mjs';
 
 const { values: opts } = parseArgs({
   options: {
@@ -36,9 +36,9 @@ const browsers = (opts.browsers ?? (opts.quick ? 'chromium,firefox' : 'chromium,
 // Rounds per suite. Each round runs every variant once, in an order rotated round by round.
 const CONFIG = opts.quick
   ? { rest: { rounds: 4, runsPerProcess: 5, cliRounds: 4 }, messages: { rounds: 3, burst: 10_000, synthetic: 10_000, flood: 100_000 },
-    mount: { rounds: 3, cycles: 100, leakCycles: 200 }, ready: { rounds: 8 } }
+    mount: { rounds: 5, cycles: 50, leakCycles: 200 }, ready: { rounds: 8 } }
   : { rest: { rounds: 21, runsPerProcess: 10, cliRounds: 21 }, messages: { rounds: 21, burst: 10_000, synthetic: 10_000, flood: 100_000 },
-    mount: { rounds: 11, cycles: 200, leakCycles: 1000 }, ready: { rounds: 40 } };
+    mount: { rounds: 41, cycles: 100, leakCycles: 1000 }, ready: { rounds: 40 } };
 
 const started = Date.now();
 const log = (text) => process.stderr.write(`[bench ${((Date.now() - started) / 1000).toFixed(0).padStart(4)} s] ${text}\n`);
@@ -83,7 +83,7 @@ if (only.has('rest')) {
   await attempt('rest', rows, raw, () => restSuite({ ...CONFIG.rest, log }));
 }
 if (only.has('messages') || only.has('lifecycle')) {
-  const pages = await startPages();
+  const pages = await startPages({ '/lit-floor.js': await minify(join(root, 'bench/floor/lit-element.js')) });
   try {
     for (const name of browsers) {
       let browser;

@@ -165,7 +165,8 @@ iframe{display:block;box-sizing:border-box;width:100%;height:100%;border:0}
   /** The state to send, by property: its payload when valid, else what is wrong with it. */
   #state: Partial<Record<StateKey, { payload?: object; problem?: string }>> = {};
   #waiting: Array<[(detail: SvcEventDetail<'svc:event:ready'>) => void, (error: Error) => void]> = [];
-  #listening?: AbortController;
+  /** The window whose `message` events this element listens to while connected. */
+  #listening?: Window | null;
   /** The document whose realm made the shadow root's style sheet; Lit's own is this module's. */
   #styled?: Document;
   #internals?: ElementInternals;
@@ -273,16 +274,18 @@ iframe{display:block;box-sizing:border-box;width:100%;height:100%;border:0}
       this.#styled = doc;
     }
     // One listener per connection, on the window this element now lives in (it may have been adopted into
-    // a pop-out document); the signal removes it on disconnect, so re-insertion never doubles it.
-    this.#listening = new AbortController();
-    view?.addEventListener('message', this.#onMessage, { signal: this.#listening.signal });
+    // a pop-out document); disconnecting removes it, so re-insertion never doubles it. A plain remove costs a
+    // mount/unmount cycle less than an AbortController.
+    this.#listening?.removeEventListener('message', this.#onMessage);
+    (this.#listening = view)?.addEventListener('message', this.#onMessage);
     // Re-inserted: the current frame reloads and must say ready again.
     if (this.#shown && this.#shown === this.#frame) this.#loading();
   }
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
-    this.#listening?.abort();
+    this.#listening?.removeEventListener('message', this.#onMessage);
+    this.#listening = undefined;
     // A frame taken out of the document unloads; it must say ready again before anything is posted.
     this.#ready = false;
     this.#stopTimer();
@@ -445,7 +448,9 @@ iframe{display:block;box-sizing:border-box;width:100%;height:100%;border:0}
   }
 
   #stopTimer() {
-    clearTimeout(this.#timer);
+    // Called several times per mount and unmount: only a timer that runs is cleared.
+    if (this.#timer !== undefined) clearTimeout(this.#timer);
+    this.#timer = undefined;
     this.#observer?.disconnect();
     this.#observer = undefined;
   }

@@ -28,7 +28,7 @@ function listen(host, served) {
       res.writeHead(404).end();
       return;
     }
-    const body = await readFile(file.path);
+    const body = file.code ?? await readFile(file.path);
     res.writeHead(200, { 'content-type': file.type, 'cache-control': 'no-store' }).end(body);
   });
   return new Promise((resolve, reject) => {
@@ -37,9 +37,13 @@ function listen(host, served) {
   });
 }
 
-/** Starts both origins; resolves with `{ hostOrigin, embedOrigin, close }`. */
-export async function startPages() {
+/**
+ * Starts both origins; resolves with `{ hostOrigin, embedOrigin, close }`. `scripts` maps more paths to
+ * JavaScript made at bench time (such as `/lit-floor.js`).
+ */
+export async function startPages(scripts = {}) {
   const served = await files();
+  for (const [path, code] of Object.entries(scripts)) served.set(path, { code, type: TYPES['.js'] });
   const servers = [];
   try {
     for (const host of ['127.0.0.1', '127.0.0.2']) servers.push(await listen(host, served));

@@ -175,17 +175,20 @@ window.bench = {
 
   /**
    * `n` mount/unmount cycles: insert a fresh embed, let it start (its frame is in the document and
-   * loading), remove it. `element` is <svc-embed>; `bare` is an iframe with the same attributes and a
-   * window `message` listener, both removed again. Returns the wall time in ms.
+   * loading), remove it. `element` is <svc-embed>; `lit` is the least element built on Lit can be
+   * (bench/floor/lit-element.js: a shadow root, the iframe, a listener); `bare` is an iframe with the same
+   * attributes and a window `message` listener, both removed again. Returns the wall time in ms.
    */
   async cycles(variant, n) {
+    const tag = { element: 'svc-embed', lit: 'bench-lit-floor' }[variant];
     if (variant === 'element') await import(BUNDLE);
+    if (variant === 'lit') await import('/lit-floor.js');
     await park();
     const listener = () => {};
     const t0 = performance.now();
     for (let i = 0; i < n; i++) {
-      if (variant === 'element') {
-        const el = document.createElement('svc-embed');
+      if (tag) {
+        const el = document.createElement(tag);
         el.src = embedUrl;
         document.body.append(el);
         await el.updateComplete;

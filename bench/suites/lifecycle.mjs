@@ -8,13 +8,14 @@ export async function mountSuite({ browser, pages, rounds, cycles, leakCycles, l
   const tabs = {};
   const probes = {};
   try {
-    for (const v of ['element', 'bare']) {
+    const variants = ['element', 'bare', 'lit'];
+    for (const v of variants) {
       tabs[v] = await openHost(browser, pages);
       probes[v] = await chromiumProbe(tabs[v]);
       await tabs[v].evaluate((variant) => window.bench.cycles(variant, 10), v);
     }
     log(`chromium: mount/unmount, ${rounds} rounds × ${cycles} cycles…`);
-    const runs = await alternate(['element', 'bare'], rounds, async (v) => {
+    const runs = await alternate(variants, rounds, async (v) => {
       await tabs[v].bringToFront();
       return measure(probes[v], () => tabs[v].evaluate((variant, n) => window.bench.cycles(variant, n), v, cycles));
     });
@@ -23,7 +24,12 @@ export async function mountSuite({ browser, pages, rounds, cycles, leakCycles, l
     const leakPage = await openHost(browser, pages);
     tabs.leak = leakPage;
     const leaks = await leakCheck(leakPage, (await chromiumProbe(leakPage)).cdp, leakCycles);
-    const row = compare('mount/unmount cycle, chromium, host main-thread CPU', perCycle.element, perCycle.bare, 1.1, 'µs/cycle');
+    const rows = [
+      compare('mount/unmount cycle, chromium, host main-thread CPU', perCycle.element, perCycle.bare, 1.1, 'µs/cycle'),
+      // What being an element on Lit costs, and what <svc-embed> adds to that.
+      compare('  the same, against the least Lit element (shadow root, iframe, listener)', perCycle.element, perCycle.lit, undefined, 'µs/cycle'),
+      compare('  the least Lit element, against the bare iframe', perCycle.lit, perCycle.bare, undefined, 'µs/cycle'),
+    ];
     const d = leaks.delta;
     const clean = d.messageListeners === 0 && d.frames === 0 && d.documents === 0 && d.iframes === 0 && d.embeds === 0 && leaks.after.messageListeners === 0;
     const leakRow = {
@@ -32,7 +38,7 @@ export async function mountSuite({ browser, pages, rounds, cycles, leakCycles, l
         `${d.embeds} <svc-embed>, ${d.nodes} DOM nodes; heap ${d.heapUsedBytes >= 0 ? '+' : ''}${(d.heapUsedBytes / 1024).toFixed(1)} KiB`,
       ok: clean,
     };
-    return { rows: [row, leakRow], raw: { runs, leaks } };
+    return { rows: [...rows, leakRow], raw: { runs, leaks } };
   } finally {
     await Promise.all(Object.values(tabs).map((t) => t.close().catch(() => {})));
   }

@@ -35,7 +35,8 @@ function sizes(code) {
   };
 }
 
-async function minify(input, plugins = []) {
+/** `input` bundled with its dependencies and minified like the CDN bundles. */
+export async function minify(input, plugins = []) {
   const build = await rollup({ input, plugins: [...plugins, nodeResolve({ browser: true })], onwarn: () => {} });
   try {
     const { output } = await build.generate({ format: 'es', plugins: [terser(TERSER)] });
