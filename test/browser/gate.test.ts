@@ -137,10 +137,23 @@ describe('the gate', () => {
 
   it('removes its window listener on disconnect, leaving exactly one live registration after re-insertion', async () => {
     const add = sinon.spy(window, 'addEventListener');
+    const remove = sinon.spy(window, 'removeEventListener');
     const { el, ready } = embed();
     await ready;
-    const signalOf = (options: unknown) => (options as AddEventListenerOptions | undefined)?.signal;
-    const live = () => add.getCalls().filter((c) => c.args[0] === 'message' && signalOf(c.args[2]) && !signalOf(c.args[2])!.aborted);
+    // The window's live `message` registrations made since the test began, however they end: a
+    // removeEventListener of the same function, or an aborted signal. Adding one function twice registers it
+    // once, as the DOM does.
+    const live = () => {
+      const calls = [...add.getCalls().map((call) => ({ call, added: true })), ...remove.getCalls().map((call) => ({ call, added: false }))]
+        .filter(({ call }) => call.args[0] === 'message')
+        .sort((a, b) => a.call.callId - b.call.callId);
+      const registered = new Map<unknown, AbortSignal | undefined>();
+      for (const { call, added } of calls) {
+        if (!added) registered.delete(call.args[1]);
+        else if (!registered.has(call.args[1])) registered.set(call.args[1], (call.args[2] as AddEventListenerOptions | undefined)?.signal);
+      }
+      return [...registered.values()].filter((signal) => !signal?.aborted);
+    };
     expect(live()).to.have.length(1);
     el.remove();
     expect(live()).to.have.length(0);
