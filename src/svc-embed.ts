@@ -448,9 +448,7 @@ iframe{display:block;box-sizing:border-box;width:100%;height:100%;border:0}
   }
 
   #stopTimer() {
-    // Called several times per mount and unmount: only a timer that runs is cleared.
-    if (this.#timer !== undefined) clearTimeout(this.#timer);
-    this.#timer = undefined;
+    clearTimeout(this.#timer);
     this.#observer?.disconnect();
     this.#observer = undefined;
   }
