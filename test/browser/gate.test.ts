@@ -146,7 +146,7 @@ describe('the gate', () => {
     const live = () => {
       const calls = [...add.getCalls().map((call) => ({ call, added: true })), ...remove.getCalls().map((call) => ({ call, added: false }))]
         .filter(({ call }) => call.args[0] === 'message')
-        .sort((a, b) => a.call.callId - b.call.callId);
+        .sort((a, b) => (a.call.calledBefore(b.call) ? -1 : 1));
       const registered = new Map<unknown, AbortSignal | undefined>();
       for (const { call, added } of calls) {
         if (!added) registered.delete(call.args[1]);
