@@ -274,8 +274,8 @@ iframe{display:block;box-sizing:border-box;width:100%;height:100%;border:0}
       this.#styled = doc;
     }
     // One listener per connection, on the window this element now lives in (it may have been adopted into
-    // a pop-out document); disconnecting removes it, so re-insertion never doubles it. A plain remove costs a
-    // mount/unmount cycle less than an AbortController.
+    // a pop-out document); disconnecting removes it, so re-insertion never doubles it. (A plain remove is
+    // cheaper per mount/unmount than an AbortController.)
     this.#listening?.removeEventListener('message', this.#onMessage);
     (this.#listening = view)?.addEventListener('message', this.#onMessage);
     // Re-inserted: the current frame reloads and must say ready again.
