@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import puppeteer from 'puppeteer-core';
+import puppeteer, { CDPSessionEvent } from 'puppeteer-core';
 import { startTenant } from '../../tenant/index.js';
 import { startHost } from '../../demo/host-server.mjs';
 import { filterRows } from '../../tenant/datasets.js';
@@ -127,22 +127,60 @@ function suite(engine, launch) {
     return handle.jsonValue();
   }
 
-  /** The embed's frame inside the element's shadow root (cross-origin). */
-  async function embedFrame(id = 'embed', p = page) {
-    const handle = await p.waitForFunction((i) => document.getElementById(i)?.shadowRoot?.querySelector('iframe'), { timeout: MINUTE, polling: 100 }, id);
-    return handle.asElement().contentFrame();
+  /**
+   * Evaluates `fn(arg)` once in the embed frame of element `id` and returns the value; a DOM node comes
+   * back as true (WebDriver BiDi hands back no value for one, CDP an empty object).
+   *
+   * In Chromium this goes through a CDP session on the frame's own target, not through puppeteer's frame.
+   * Puppeteer 24 can leave an out-of-process frame bound to its parent's session when the iframe swaps from
+   * about:blank to the cross-origin embed on a loaded machine, and then every evaluation, wait or click in
+   * that frame waits forever. Reproduced about once in a hundred frames under four busy loops; a session on
+   * the frame's target answered such a frame at once. A frame in the page's own process has no target
+   * of its own: it goes through puppeteer, as every frame does in Firefox.
+   */
+  async function embedEval(fn, arg, id = 'embed', p = page) {
+    const session = engine === 'chromium' ? await frameSession(id, p) : null;
+    if (!session) {
+      const handle = await p.waitForFunction((i) => document.getElementById(i)?.shadowRoot?.querySelector('iframe'), { timeout: MINUTE, polling: 100 }, id);
+      const frame = await handle.asElement().contentFrame();
+      return frame.evaluateHandle(fn, arg).then((h) => h.evaluate((v) => (v instanceof Node ? true : v)));
+    }
+    const expression = `((v) => (v instanceof Node ? true : v))((${fn})(${arg === undefined ? '' : JSON.stringify(arg)}))`;
+    const { result, exceptionDetails } = await session.send('Runtime.evaluate', { expression, returnByValue: true, awaitPromise: true });
+    if (exceptionDetails) throw new Error(exceptionDetails.exception?.description ?? exceptionDetails.text);
+    return result.value;
   }
 
-  /** A real mouse click inside the embed, once the target exists. */
-  async function clickIn(frame, selector) {
-    await frame.waitForSelector(selector, { visible: true, timeout: MINUTE });
-    await frame.click(selector);
+  /** Per page: a CDP session of the page, and a session per out-of-process embed frame, by frame id. */
+  const sessions = new WeakMap();
+
+  /** The CDP session of the embed frame's own target, or null when the frame is in the page's process. */
+  async function frameSession(id, p) {
+    if (!sessions.has(p)) sessions.set(p, { cdp: await p.createCDPSession(), frames: new Map() });
+    const { cdp, frames } = sessions.get(p);
+    const { result } = await cdp.send('Runtime.evaluate', { expression: `document.getElementById(${JSON.stringify(id)})?.shadowRoot?.querySelector('iframe') ?? null` });
+    if (!result.objectId) throw new Error(`#${id} has no frame yet`);
+    const { node } = await cdp.send('DOM.describeNode', { objectId: result.objectId });
+    await cdp.send('Runtime.releaseObject', { objectId: result.objectId });
+    if (!frames.has(node.frameId)) {
+      let attached;
+      try {
+        attached = await cdp.send('Target.attachToTarget', { targetId: node.frameId, flatten: true });
+      } catch (error) {
+        if (/no target/i.test(error.message)) return null;
+        throw error;
+      }
+      const session = cdp.connection().session(attached.sessionId);
+      session.once(CDPSessionEvent.Disconnected, () => frames.delete(node.frameId));
+      frames.set(node.frameId, session);
+    }
+    return frames.get(node.frameId);
   }
 
   /**
-   * Waits until `fn` (run in the embed frame) returns a truthy value, and returns it. Each attempt takes
-   * the frame afresh and evaluates once, on a timer: a handle taken around the iframe's swap from
-   * about:blank to the cross-origin embed can be left waiting on a context that is gone.
+   * Waits until `fn` (run in the embed frame) returns a truthy value, and returns it. Each attempt
+   * evaluates once, on a timer: a frame taken around the iframe's swap from about:blank to the
+   * cross-origin embed can be left waiting on a context that is gone.
    */
   async function inEmbed(fn, arg, id = 'embed', p = page) {
     const deadline = Date.now() + MINUTE;
@@ -152,10 +190,8 @@ function suite(engine, launch) {
     let patience = 2000;
     while (Date.now() < deadline) {
       try {
-        const frame = await embedFrame(id, p);
-        // A DOM node counts as true: WebDriver BiDi hands back no value for one, CDP an empty object.
         const value = await Promise.race([
-          frame.evaluateHandle(fn, arg).then((handle) => handle.evaluate((v) => (v instanceof Node ? true : v))),
+          embedEval(fn, arg, id, p),
           new Promise((_, reject) => setTimeout(() => {
             reject(new Error(`evaluation took over ${patience / 1000} s`));
             patience = Math.min(patience * 2, 16000);
@@ -169,6 +205,27 @@ function suite(engine, launch) {
       await sleep(60);
     }
     throw new Error(`in embed #${id}: ${String(fn).slice(0, 160)}: not true within a minute (last: ${last})`);
+  }
+
+  /**
+   * A real mouse click on `selector` in the embed, once it is there and visible: the target is scrolled
+   * to the middle of the frame, and the page scrolled if that point is out of its viewport.
+   */
+  async function clickIn(selector, id = 'embed', p = page) {
+    const inFrame = await inEmbed((s) => {
+      const el = document.querySelector(s);
+      if (!el || getComputedStyle(el).visibility === 'hidden' || !el.getBoundingClientRect().width) return null;
+      el.scrollIntoView({ block: 'center', inline: 'center' });
+      const r = el.getBoundingClientRect();
+      return { x: r.x + r.width / 2, y: r.y + r.height / 2 };
+    }, selector, id, p);
+    const { x, y } = await p.evaluate((i, at) => {
+      const frame = document.getElementById(i).shadowRoot.querySelector('iframe');
+      const top = () => frame.getBoundingClientRect().y + frame.clientTop + at.y;
+      if (top() < 0 || top() > innerHeight) window.scrollBy(0, top() - innerHeight / 2);
+      return { x: frame.getBoundingClientRect().x + frame.clientLeft + at.x, y: top() };
+    }, id, inFrame);
+    await p.mouse.click(x, y);
   }
 
   /** The log entries of the host page, newest first: kind (in, out, status, note), event, action, text. */
@@ -354,8 +411,7 @@ function suite(engine, launch) {
 
     test('drilldown from a chart mark and from a table cell; the panel shows every column but the drilled one, in view', async () => {
       let since = await mark();
-      const frame = await embedFrame();
-      await clickIn(frame, '[data-widget="revenue-by-region"] .mark');
+      await clickIn('[data-widget="revenue-by-region"] .mark');
       const bar = await waitEvent('svc-drilldown', { since });
       assert.deepEqual(bar.detail.payload, { member: 'orders.revenue', value: 'North America', widgetId: 'revenue-by-region' });
       const panel = await inEmbed(() => {
@@ -365,15 +421,15 @@ function suite(engine, launch) {
       });
       assert.deepEqual(panel.headers, ['ID', 'date', 'account', 'category', 'status', 'amount']);
       assert.ok(panel.fits, 'the amount column is in view, no scrolling needed at 1440 × 900');
-      await clickIn(frame, '.drill .icon-btn');
+      await clickIn('.drill .icon-btn');
       since = await mark();
-      await clickIn(frame, '[data-widget="top-accounts"] .cell-link[data-member="orders.orders"]');
+      await clickIn('[data-widget="top-accounts"] .cell-link[data-member="orders.orders"]');
       const cell = await waitEvent('svc-drilldown', { since });
       assert.equal(cell.detail.payload.member, 'orders.orders');
       assert.equal(cell.detail.payload.widgetId, 'top-accounts');
       assert.equal(typeof cell.detail.payload.value, 'string');
       await inEmbed(() => document.querySelector('.drill tbody tr'));
-      await frame.$eval('.drill', (d) => d.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape', bubbles: true })));
+      await embedEval(() => document.querySelector('.drill').dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape', bubbles: true })));
       assert.equal(await inEmbed(() => !document.querySelector('.drill') && 'closed'), 'closed');
     });
 
@@ -403,15 +459,14 @@ function suite(engine, launch) {
 
     test('a failing widget is a recoverable error; retry recovers', async () => {
       const since = await mark();
-      const frame = await embedFrame();
-      await clickIn(frame, '.debug-toggle');
-      await clickIn(frame, '[data-action="fail-widget"]');
+      await clickIn('.debug-toggle');
+      await clickIn('[data-action="fail-widget"]');
       const error = await waitEvent('svc-error', { since });
       assert.equal(error.detail.payload.fatal, false);
       assert.match(error.detail.payload.context, /^widget:/);
       await waitEvent('svc-dashboard-loaded', { since });
-      await clickIn(frame, '.debug-toggle');
-      await clickIn(frame, '.card.failed .btn');
+      await clickIn('.debug-toggle');
+      await clickIn('.card.failed .btn');
       assert.ok(await inEmbed(() => !document.querySelector('.card.failed') && document.querySelector('[data-widget="orders-by-channel"] svg')));
     });
 
@@ -431,14 +486,13 @@ function suite(engine, launch) {
       await waitEvent('svc-ready', { since });
       await waitEvent('svc-dashboard-loaded', { since });
       since = await mark();
-      const frame = await embedFrame();
-      await frame.waitForSelector('[data-export="revenue-by-region"]', { timeout: MINUTE });
-      // $eval clicks whatever node matches now: a chart card may redraw itself once for its final width.
-      await frame.$eval('[data-export="revenue-by-region"]', (b) => b.click());
+      await inEmbed(() => document.querySelector('[data-export="revenue-by-region"]'));
+      // A click from script hits whatever node matches now: a chart card may redraw itself once for its final width.
+      await embedEval(() => document.querySelector('[data-export="revenue-by-region"]').click());
       const widget = await waitEvent('svc-download', { since });
       assert.deepEqual(widget.detail.payload, { format: 'csv', target: 'widget', widgetId: 'revenue-by-region', title: 'Revenue by region', rowCount: 4 });
       since = await mark();
-      await frame.$eval('[data-export="dashboard"]', (b) => b.click());
+      await embedEval(() => document.querySelector('[data-export="dashboard"]').click());
       const whole = await waitEvent('svc-download', { since });
       assert.equal(whole.detail.payload.target, 'dashboard');
       assert.equal(whole.detail.payload.rowCount, 1200);
@@ -490,13 +544,12 @@ function suite(engine, launch) {
       assert.equal(ready.detail.payload.surface, 'chat');
       assert.deepEqual(await page.$eval('#filter-group', (g) => [g.disabled, g.querySelector('#filter-value').matches(':disabled'), document.getElementById('filter-note').textContent]),
         [true, true, 'The chat surface takes no filters.']);
-      const frame = await embedFrame();
-      await frame.waitForSelector('.suggestion', { timeout: MINUTE });
+      await inEmbed(() => document.querySelector('.suggestion'));
       since = await mark();
       // A real click first: it moves the focus into the cross-origin frame, where the keys must go.
-      await clickIn(frame, '.ask input');
-      await frame.type('.ask input', 'Revenue by region');
-      await clickIn(frame, '.ask button');
+      await clickIn('.ask input');
+      await page.keyboard.type('Revenue by region');
+      await clickIn('.ask button');
       const submitted = await waitEvent('svc-ai-query', { since, where: (d) => d.payload.status === 'submitted' });
       const done = await waitEvent('svc-ai-query', { since, where: (d) => d.payload.status !== 'submitted' });
       assert.equal(submitted.detail.payload.query, 'Revenue by region');
@@ -504,9 +557,9 @@ function suite(engine, launch) {
       assert.equal(done.detail.payload.chatId, submitted.detail.payload.chatId);
       assert.match(await inEmbed(() => document.querySelector('.msg.bot:not(.pending) p')?.textContent), /^Revenue by region: North America leads\./);
       since = await mark();
-      await clickIn(frame, '.ask input');
-      await frame.type('.ask input', 'What is the weather in Paris?');
-      await clickIn(frame, '.ask button');
+      await clickIn('.ask input');
+      await page.keyboard.type('What is the weather in Paris?');
+      await clickIn('.ask button');
       const failed = await waitEvent('svc-ai-query', { since, where: (d) => d.payload.status !== 'submitted' });
       assert.equal(failed.detail.payload.status, 'error');
       assert.ok(await inEmbed(() => document.querySelector('.msg.error')));
@@ -520,8 +573,7 @@ function suite(engine, launch) {
       assert.equal(await page.$eval('#filter-group', (g) => g.disabled), false);
       await waitEvent('svc-view', { since });
       since = await mark();
-      const frame = await embedFrame();
-      await clickIn(frame, '.nav-item[data-path="/workbooks"]');
+      await clickIn('.nav-item[data-path="/workbooks"]');
       const nav = await waitEvent('svc-navigate', { since });
       assert.deepEqual(nav.detail.payload, { path: '/workbooks', previousPath: '/' });
       const view = await waitEvent('svc-view', { since });
@@ -612,7 +664,7 @@ function suite(engine, launch) {
       since = await mark();
       await goTo('/details');
       await waitEvent('svc-dashboard-loaded', { since });
-      await clickIn(await embedFrame(), '[data-widget="orders-by-status"] .legend-item');
+      await clickIn('[data-widget="orders-by-status"] .legend-item');
       await inEmbed(() => document.querySelector('.drill tbody tr'));
       await check('details and drilldown');
       since = await mark();
@@ -642,10 +694,9 @@ function suite(engine, launch) {
       const since = await mark();
       await page.click('#surface button[data-value="chat"]');
       await waitEvent('svc-ready', { since });
-      const frame = await embedFrame();
       for (const n of [1, 4, 5]) {
         const asked = await mark();
-        await clickIn(frame, `.suggestion:nth-child(${n})`);
+        await clickIn(`.suggestion:nth-child(${n})`);
         await waitEvent('svc-ai-query', { since: asked, where: (d) => d.payload.status !== 'submitted' });
       }
       await check('chat');
