@@ -40,6 +40,11 @@ const EVENT_FIELDS: Record<EventType, Record<string, FieldRule>> = {
   'svc:event:error': { message: [STRING, REQUIRED], name: [STRING], context: [STRING], fatal: [BOOLEAN] },
 };
 
+// The same table as a list of [name, kind, presence] per type: a loop over an array is faster than a
+// `for…in` with a lookup per field, on every message.
+const EVENT_FIELD_LISTS = Object.fromEntries(Object.entries(EVENT_FIELDS).map(([type, rules]) =>
+  [type, Object.entries(rules).map(([name, [kind, presence = OPTIONAL]]) => [name, kind, presence] as const)]));
+
 const has = (o: object, key: string) => Object.hasOwn(o, key);
 const oneOf = (values: readonly string[]) => `one of ${values.join(', ')}`;
 
@@ -72,9 +77,7 @@ function describe(kind: Kind): string {
  */
 function cleanPayload(type: EventType, payload: Record<string, unknown>): Record<string, unknown> | string {
   const out: Record<string, unknown> = {};
-  const rules = EVENT_FIELDS[type];
-  for (const name in rules) {
-    const [kind, presence = OPTIONAL] = rules[name];
+  for (const [name, kind, presence] of EVENT_FIELD_LISTS[type]) {
     const value = has(payload, name) ? payload[name] : undefined;
     if (value === undefined || (value === null && presence !== REQUIRED_OR_NULL)) {
       if (presence) return `payload.${name}: required, ${describe(kind)}${presence === REQUIRED_OR_NULL ? ' or null' : ''}`;
