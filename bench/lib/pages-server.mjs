@@ -1,7 +1,7 @@
 // The browser suites' two origins: the host page on http://127.0.0.1:<port> and the embed on
 // http://127.0.0.2:<port>, different sites, so with site isolation the embed frame runs in a renderer
-// of its own and every message crosses processes. Each serves only the bench pages and the built CDN
-// bundles, by exact name, and listens on loopback only.
+// of its own and every message crosses processes. Each serves only the bench pages, the built CDN
+// bundles and the built protocol module, by exact name, and listens on loopback only.
 import { createServer } from 'node:http';
 import { readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -12,7 +12,7 @@ const TYPES = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; ch
 
 async function files() {
   const map = new Map();
-  for (const [prefix, dir] of [['/', 'bench/pages'], ['/cdn/', 'cdn']]) {
+  for (const [prefix, dir] of [['/', 'bench/pages'], ['/cdn/', 'cdn'], ['/protocol/', 'dist/protocol']]) {
     for (const name of await readdir(join(root, dir)).catch(() => [])) {
       const type = TYPES[name.slice(name.lastIndexOf('.'))];
       if (type) map.set(prefix + name, { path: join(root, dir, name), type });

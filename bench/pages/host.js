@@ -5,6 +5,8 @@
 //   element   <svc-embed> from the built bundle /cdn/svc-embed.min.js, counting its svc-* events
 //   bare      an iframe and a bare `message` listener that checks source, origin and data.source
 //   dispatch  the same, plus one CustomEvent dispatch per message (the floor of any element)
+//   validate  the same, with the event read by the protocol's readEvent (every rule of spec 2.4 and 6)
+//             and its detail dispatched: the floor of any host that validates
 import { MESSAGES, NAMES } from './messages.js';
 
 const embedOrigin = new URLSearchParams(location.search).get('embed');
@@ -68,17 +70,31 @@ const setups = {
     addEventListener('message', bareListener(win, tick));
   },
   async dispatch() {
-    const target = document.createElement('div');
-    document.body.append(target);
-    for (const name of names) target.addEventListener(name, tick);
-    const frame = bareFrame();
-    win = frame.contentWindow;
-    await firstMessage(frame);
+    const target = await dispatchTarget();
     addEventListener('message', bareListener(win, (event) => {
       target.dispatchEvent(new CustomEvent(NAMES[event.data.type], { detail: event.data, bubbles: true, composed: true }));
     }));
   },
+  async validate() {
+    const { readEvent } = await import('/protocol/index.js');
+    const target = await dispatchTarget();
+    addEventListener('message', bareListener(win, (event) => {
+      const detail = readEvent(event.data);
+      if (!('reason' in detail)) target.dispatchEvent(new CustomEvent(NAMES[detail.type], { detail, bubbles: true, composed: true }));
+    }));
+  },
 };
+
+/** The element-like target that counts the DOM events, and the bare frame, once it has spoken. */
+async function dispatchTarget() {
+  const target = document.createElement('div');
+  document.body.append(target);
+  for (const name of names) target.addEventListener(name, tick);
+  const frame = bareFrame();
+  win = frame.contentWindow;
+  await firstMessage(frame);
+  return target;
+}
 
 let parked;
 
