@@ -141,15 +141,20 @@ function suite(engine, launch) {
   async function embedEval(fn, arg, id = 'embed', p = page) {
     const session = engine === 'chromium' ? await frameSession(id, p) : null;
     if (!session) {
-      const handle = await p.waitForFunction((i) => document.getElementById(i)?.shadowRoot?.querySelector('iframe'), { timeout: MINUTE, polling: 100 }, id);
+      const handle = await p.waitForFunction(frameOf, { timeout: MINUTE, polling: 100 }, id);
       const frame = await handle.asElement().contentFrame();
-      return frame.evaluateHandle(fn, arg).then((h) => h.evaluate((v) => (v instanceof Node ? true : v)));
+      return frame.evaluateHandle(fn, arg).then((h) => h.evaluate(nodeAsTrue));
     }
-    const expression = `((v) => (v instanceof Node ? true : v))((${fn})(${arg === undefined ? '' : JSON.stringify(arg)}))`;
+    const expression = `(${nodeAsTrue})((${fn})(${arg === undefined ? '' : JSON.stringify(arg)}))`;
     const { result, exceptionDetails } = await session.send('Runtime.evaluate', { expression, returnByValue: true, awaitPromise: true });
     if (exceptionDetails) throw new Error(exceptionDetails.exception?.description ?? exceptionDetails.text);
     return result.value;
   }
+
+  /** In the host page: the embed frame of element `id`, or null. */
+  const frameOf = (id) => document.getElementById(id)?.shadowRoot?.querySelector('iframe') ?? null;
+  /** In the embed: a value to hand back, a DOM node as true. */
+  const nodeAsTrue = (v) => (v instanceof Node ? true : v);
 
   /** Per page: a CDP session of the page, and a session per out-of-process embed frame, by frame id. */
   const sessions = new WeakMap();
@@ -158,7 +163,7 @@ function suite(engine, launch) {
   async function frameSession(id, p) {
     if (!sessions.has(p)) sessions.set(p, { cdp: await p.createCDPSession(), frames: new Map() });
     const { cdp, frames } = sessions.get(p);
-    const { result } = await cdp.send('Runtime.evaluate', { expression: `document.getElementById(${JSON.stringify(id)})?.shadowRoot?.querySelector('iframe') ?? null` });
+    const { result } = await cdp.send('Runtime.evaluate', { expression: `(${frameOf})(${JSON.stringify(id)})` });
     if (!result.objectId) throw new Error(`#${id} has no frame yet`);
     const { node } = await cdp.send('DOM.describeNode', { objectId: result.objectId });
     await cdp.send('Runtime.releaseObject', { objectId: result.objectId });
