@@ -3,6 +3,7 @@
 // connected. Nothing else: no overlays, no status, no timer. The lifecycle suite bundles and minifies it
 // like cdn/svc-embed.min.js and serves it to the host page as /lit-floor.js.
 import { ReactiveElement, css } from '@lit/reactive-element';
+import { elementLikeFrame } from '../pages/embed-frame.js';
 
 class LitFloorElement extends ReactiveElement {
   static styles = css`:host{display:block;position:relative;height:600px}iframe{display:block;width:100%;height:100%;border:0}`;
@@ -24,14 +25,8 @@ class LitFloorElement extends ReactiveElement {
   update(changed) {
     super.update(changed);
     if (this.#frame || !this.src) return;
-    const frame = (this.#frame = this.ownerDocument.createElement('iframe'));
-    frame.setAttribute('part', 'frame');
-    frame.setAttribute('sandbox', 'allow-scripts allow-same-origin allow-forms allow-popups allow-downloads');
-    frame.allow = 'fullscreen; clipboard-write';
-    frame.referrerPolicy = 'strict-origin';
-    frame.title = 'Embedded analytics';
-    frame.src = this.src;
-    this.renderRoot.prepend(frame);
+    this.#frame = elementLikeFrame(this.ownerDocument, this.src);
+    this.renderRoot.prepend(this.#frame);
   }
 }
 

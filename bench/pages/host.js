@@ -7,6 +7,7 @@
 //   dispatch  the same, plus one CustomEvent dispatch per message (the floor of any element)
 //   validate  the same, with the event read by the protocol's readEvent (every rule of spec 2.4 and 6)
 //             and its detail dispatched: the floor of any host that validates
+import { elementLikeFrame } from './embed-frame.js';
 import { MESSAGES, NAMES } from './messages.js';
 
 const embedOrigin = new URLSearchParams(location.search).get('embed');
@@ -210,13 +211,7 @@ window.bench = {
         await el.updateComplete;
         el.remove();
       } else {
-        const frame = document.createElement('iframe');
-        frame.setAttribute('part', 'frame');
-        frame.setAttribute('sandbox', 'allow-scripts allow-same-origin allow-forms allow-popups allow-downloads');
-        frame.allow = 'fullscreen; clipboard-write';
-        frame.referrerPolicy = 'strict-origin';
-        frame.title = 'Embedded analytics';
-        frame.src = embedUrl;
+        const frame = elementLikeFrame(document, embedUrl);
         const listening = new AbortController();
         addEventListener('message', listener, { signal: listening.signal });
         document.body.append(frame);
