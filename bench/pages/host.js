@@ -212,12 +212,11 @@ window.bench = {
         el.remove();
       } else {
         const frame = elementLikeFrame(document, embedUrl);
-        const listening = new AbortController();
-        addEventListener('message', listener, { signal: listening.signal });
+        addEventListener('message', listener);
         document.body.append(frame);
         await null;
         frame.remove();
-        listening.abort();
+        removeEventListener('message', listener);
       }
     }
     return performance.now() - t0;
