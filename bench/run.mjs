@@ -8,14 +8,13 @@
 //
 // Builds first when dist/ or cdn/ is missing or older than src/. Measures whatever is built: the
 // element from cdn/svc-embed.min.js, the client and the CLI from dist/.
-import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { LABELS, launch } from './lib/browsers.mjs';
 import { startPages } from './lib/pages-server.mjs';
-import { root } from './lib/proc.mjs';
+import { buildIfStale, root } from './lib/proc.mjs';
 import { table } from './lib/table.mjs';
 import { mountSuite, readySuite } from './suites/lifecycle.mjs';
 import { messageSuite } from './suites/messages.mjs';
@@ -45,17 +44,6 @@ const CONFIG = opts.quick
 const started = Date.now();
 const log = (text) => process.stderr.write(`[bench ${((Date.now() - started) / 1000).toFixed(0).padStart(4)} s] ${text}\n`);
 
-function buildIfStale() {
-  const outputs = ['dist/index.js', 'dist/api/index.js', 'dist/cli.js', 'cdn/svc-embed.min.js'].map((f) => join(root, f));
-  const oldest = Math.min(...outputs.map((p) => (existsSync(p) ? statSync(p).mtimeMs : 0)));
-  const src = join(root, 'src');
-  const newest = Math.max(...readdirSync(src, { recursive: true }).map((f) => statSync(join(src, f)).mtimeMs));
-  if (oldest >= newest) return;
-  log('building (dist/ or cdn/ is missing or older than src/)…');
-  const { status } = spawnSync('npm', ['run', '--silent', 'build'], { cwd: root, stdio: ['ignore', 'inherit', 'inherit'] });
-  if (status !== 0) throw new Error('the build failed');
-}
-
 /** Runs one suite; a failure becomes a row that says so, and the other suites still run. */
 async function attempt(label, rows, raw, run) {
   try {
@@ -68,7 +56,7 @@ async function attempt(label, rows, raw, run) {
   }
 }
 
-buildIfStale();
+buildIfStale(log);
 const rows = [];
 const raw = {};
 // The load average (1, 5, 15 minutes) at the start and the end says how shared the machine was.

@@ -1,9 +1,24 @@
-// Child processes of the bench: long-running servers (stopped by closing their stdin) and measured runs.
-import { spawn } from 'node:child_process';
+// Child processes of the bench: the build, long-running servers (stopped by closing their stdin) and
+// measured runs.
+import { spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 export const root = fileURLToPath(new URL('../..', import.meta.url));
+
+/** Runs `npm run build` when dist/ or cdn/ is missing or older than src/: the bench measures what is built. */
+export function buildIfStale(log) {
+  const outputs = ['dist/index.js', 'dist/api/index.js', 'dist/cli.js', 'cdn/svc-embed.min.js'].map((f) => join(root, f));
+  const oldest = Math.min(...outputs.map((p) => (existsSync(p) ? statSync(p).mtimeMs : 0)));
+  const src = join(root, 'src');
+  const newest = Math.max(...readdirSync(src, { recursive: true }).map((f) => statSync(join(src, f)).mtimeMs));
+  if (oldest >= newest) return;
+  log('building (dist/ or cdn/ is missing or older than src/)…');
+  const { status } = spawnSync('npm', ['run', '--silent', 'build'], { cwd: root, stdio: ['ignore', 'inherit', 'inherit'] });
+  if (status !== 0) throw new Error('the build failed');
+}
 const cpuReport = pathToFileURL(fileURLToPath(new URL('../rest/cpu-report.mjs', import.meta.url))).href;
 
 /**
