@@ -1,26 +1,31 @@
-// `npm run bench:profile`: where the host page's time goes, from V8's sampling profiler in Chromium (CDP
-// Profiler), for <svc-embed> and each floor the bench compares it with. It prints a top-down call tree
-// per variant, in µs per message or per mount/unmount cycle, and omits branches under 1% of the total.
+// `npm run bench:profile`: where the time goes, from V8's sampling profiler, for <svc-embed>, the REST
+// client and each floor the bench compares them with (bench/README.md).
+// - Chromium (CDP Profiler in the host page): a top-down call tree per variant, in µs per message or per
+//   mount/unmount cycle, without the branches under 1% of the total.
+// - Node (`rest`): the client's work is spread over many async continuations, so the self time per listing
+//   by where the code is (the client, fetch, Node, V8, the natives), and the client's own functions.
 //
 //   npm run bench:profile                          every figure
-//   npm run bench:profile -- --only synthetic,burst,cycles
+//   npm run bench:profile -- --only synthetic,burst,cycles,rest --interval 50
 //
-// Like the bench, it builds first when dist/ or cdn/ is missing or older than src/.
-// The profiler's own sampling slows the page down, so the times are larger than the bench's; what the
-// tree shows is the split. The element is profiled from an unminified bundle of the same modules
-// (dist/cdn.js), so that its functions keep their names; it runs the same code as cdn/svc-embed.min.js.
+// Like the bench, it builds first when dist/ or cdn/ is missing or older than src/. Sampling slows the
+// code down, so the times are larger than the bench's; what the profile shows is the split. The element is
+// profiled from an unminified bundle of the same modules (dist/cdn.js), so that its functions keep their
+// names; it runs the same code as cdn/svc-embed.min.js.
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { nodeResolve } from '@rollup/plugin-node-resolve';
 import { rollup } from 'rollup';
 import { launch, openHost } from './lib/browsers.mjs';
 import { startPages } from './lib/pages-server.mjs';
-import { buildIfStale, root } from './lib/proc.mjs';
+import { buildIfStale, root, runNode, startServer } from './lib/proc.mjs';
 import { minify } from './suites/sizes.mjs';
 
 const { values: opts } = parseArgs({
   options: {
-    only: { type: 'string', default: 'burst,synthetic,cycles' },
+    only: { type: 'string', default: 'burst,synthetic,cycles,rest' },
     interval: { type: 'string', default: '50' },
   },
 });
@@ -97,36 +102,92 @@ function print(tree, units) {
   return { total: total / units, lines };
 }
 
+/** Where a sampled function's code is, for the REST profile. */
+function place({ functionName, url }) {
+  if (functionName === '(garbage collector)') return 'garbage collection';
+  if (functionName === '(program)') return 'V8 and native code outside any JS function';
+  if (url.includes('/dist/api/')) return 'the client (dist/api/)';
+  if (url.includes('/bench/rest/')) return 'the bench\'s own loop (bench/rest/)';
+  if (url.includes('undici')) return 'fetch (undici)';
+  if (url.startsWith('node:')) return 'Node (streams, timers, events, buffers)';
+  return url ? 'other JavaScript' : `native: ${functionName}`;
+}
+
+/** The REST client and its floors, each listing 10 times after 4 warm-ups in a process of its own. */
+async function profileRest() {
+  const server = await startServer(join(root, 'bench/rest/server.mjs'));
+  const dir = await mkdtemp(join(tmpdir(), 'svc-embed-profile-'));
+  const runs = 10;
+  try {
+    for (const variant of ['raw', 'raw-api', 'client']) {
+      const out = join(dir, `${variant}.cpuprofile`);
+      await runNode([join(root, 'bench/rest/inproc.mjs'), `${server.origin}/api`, variant, '4', String(runs), out, opts.interval]);
+      const profile = JSON.parse(await readFile(out, 'utf8'));
+      const byPlace = new Map();
+      const own = new Map();
+      let total = 0;
+      const byId = new Map(profile.nodes.map((node) => [node.id, node]));
+      profile.samples.forEach((id, i) => {
+        const frame = byId.get(id).callFrame;
+        if (frame.functionName === '(idle)') return;
+        const us = profile.timeDeltas[i];
+        total += us;
+        const where = place(frame);
+        byPlace.set(where, (byPlace.get(where) ?? 0) + us);
+        if (where.startsWith('the client')) own.set(label(frame), (own.get(label(frame)) ?? 0) + us);
+      });
+      const ms = (us) => `${(us / runs / 1000).toFixed(2).padStart(7)} ms ${`${((us / total) * 100).toFixed(1)}%`.padStart(6)}`;
+      const lines = [...byPlace].filter(([, us]) => us >= total / 100).sort((a, b) => b[1] - a[1]).map(([where, us]) => `${ms(us)}  ${where}`);
+      const mine = [...own].sort((a, b) => b[1] - a[1]).slice(0, 8).map(([name, us]) => `${ms(us)}    ${name}`);
+      process.stdout.write(`\nrest, ${variant}: ${(total / runs / 1000).toFixed(2)} ms per listing sampled, self time by where (idle left out)\n` +
+        `${lines.join('\n')}\n${mine.length ? `  the client's own functions:\n${mine.join('\n')}\n` : ''}`);
+    }
+  } finally {
+    server.stop();
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
 const only = opts.only.split(',');
+const unknown = only.filter((name) => name !== 'rest' && !FIGURES[name]);
+if (unknown.length) throw new Error(`unknown figure ${unknown.join(', ')}: one of ${[...Object.keys(FIGURES), 'rest'].join(', ')}`);
 buildIfStale((text) => process.stderr.write(`[profile] ${text}\n`));
-const pages = await startPages({
-  '/lit-floor.js': await minify(join(root, 'bench/floor/lit-element.js')),
-  '/cdn/svc-embed.min.js': await unminified(join(root, 'dist/cdn.js')),
-});
-const browser = await launch('chromium');
-try {
-  for (const name of only) {
-    const figure = FIGURES[name];
-    if (!figure) throw new Error(`unknown figure ${name}: one of ${Object.keys(FIGURES).join(', ')}`);
-    for (const variant of figure.variants) {
-      const page = await openHost(browser, pages, figure.setup ? variant : undefined);
-      try {
-        const cdp = await page.createCDPSession();
-        // Warm up: the code is optimised before the profile starts.
-        for (let i = 0; i < 2; i++) await figure.run(page, figure.n, variant);
-        await cdp.send('Profiler.enable');
-        await cdp.send('Profiler.setSamplingInterval', { interval: Number(opts.interval) });
-        await cdp.send('Profiler.start');
-        for (let i = 0; i < figure.runs; i++) await figure.run(page, figure.n, variant);
-        const { profile } = await cdp.send('Profiler.stop');
-        const { total, lines } = print(callTree(profile), figure.n * figure.runs);
-        process.stdout.write(`\n${name}, ${variant}: ${total.toFixed(2)} µs per ${figure.unit} sampled (idle left out)\n${lines.join('\n')}\n`);
-      } finally {
-        await page.close();
+
+/** Profiles the browser figures of `names` in one Chromium. */
+async function profileBrowser(names) {
+  const pages = await startPages({
+    '/lit-floor.js': await minify(join(root, 'bench/floor/lit-element.js')),
+    '/cdn/svc-embed.min.js': await unminified(join(root, 'dist/cdn.js')),
+  });
+  let browser;
+  try {
+    browser = await launch('chromium');
+    for (const name of names) {
+      const figure = FIGURES[name];
+      for (const variant of figure.variants) {
+        const page = await openHost(browser, pages, figure.setup ? variant : undefined);
+        try {
+          const cdp = await page.createCDPSession();
+          // Warm up: the code is optimised before the profile starts.
+          for (let i = 0; i < 2; i++) await figure.run(page, figure.n, variant);
+          await cdp.send('Profiler.enable');
+          await cdp.send('Profiler.setSamplingInterval', { interval: Number(opts.interval) });
+          await cdp.send('Profiler.start');
+          for (let i = 0; i < figure.runs; i++) await figure.run(page, figure.n, variant);
+          const { profile } = await cdp.send('Profiler.stop');
+          const { total, lines } = print(callTree(profile), figure.n * figure.runs);
+          process.stdout.write(`\n${name}, ${variant}: ${total.toFixed(2)} µs per ${figure.unit} sampled (idle left out)\n${lines.join('\n')}\n`);
+        } finally {
+          await page.close();
+        }
       }
     }
+  } finally {
+    await browser?.close();
+    await pages.close();
   }
-} finally {
-  await browser.close();
-  await pages.close();
 }
+
+const inBrowser = only.filter((name) => name !== 'rest');
+if (inBrowser.length) await profileBrowser(inBrowser);
+if (only.includes('rest')) await profileRest();

@@ -7,7 +7,9 @@
 import { SvcClient } from '../../dist/api/index.js';
 import { LISTING, TOKEN, TOTAL, rawItemIterator, rawRecipients } from './common.mjs';
 
-const [baseUrl, variant, warmupArg, runsArg] = process.argv.slice(2);
+// With a fifth argument, the measured listings also run under V8's sampling profiler (bench/profile.mjs),
+// sampling every sixth argument µs (default 50), and the profile is written to that file.
+const [baseUrl, variant, warmupArg, runsArg, profileOut, intervalArg = '50'] = process.argv.slice(2);
 
 const variants = {
   async client() {
@@ -27,11 +29,31 @@ const listing = variants[variant];
 if (!listing) throw new Error(`unknown variant ${variant}`);
 
 const runs = [];
+let profiler;
 for (let i = -Number(warmupArg); i < Number(runsArg); i++) {
+  if (i === 0 && profileOut) profiler = await startProfiler();
   const c0 = process.cpuUsage();
   const items = await listing();
   const cpu = process.cpuUsage(c0);
   if (items.length !== TOTAL) throw new Error(`${variant}: ${items.length} recipients instead of ${TOTAL}`);
   if (i >= 0) runs.push((cpu.user + cpu.system) / 1000);
 }
+if (profiler) await profiler.stop();
 process.stdout.write(JSON.stringify(runs));
+
+async function startProfiler() {
+  const { Session } = await import('node:inspector/promises');
+  const { writeFile } = await import('node:fs/promises');
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.setSamplingInterval', { interval: Number(intervalArg) });
+  await session.post('Profiler.start');
+  return {
+    async stop() {
+      const { profile } = await session.post('Profiler.stop');
+      session.disconnect();
+      await writeFile(profileOut, JSON.stringify(profile));
+    },
+  };
+}
