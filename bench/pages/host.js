@@ -5,8 +5,9 @@
 //   element   <svc-embed> from the built bundle /cdn/svc-embed.min.js, counting its svc-* events
 //   bare      an iframe and a bare `message` listener that checks source, origin and data.source
 //   dispatch  the same, plus one CustomEvent dispatch per message (the floor of any element)
-//   validate  the same, with the event read by the protocol's readEvent (every rule of spec 2.4 and 6)
-//             and its detail dispatched: the floor of any host that validates
+//   validate  the same, with the event read by the protocol's readEvent (every rule of spec 2.4 and 6),
+//             refused when it carries transferred ports (as the element refuses it), and its detail
+//             dispatched: the floor of any host that keeps the element's rules
 import { elementLikeFrame } from './embed-frame.js';
 import { MESSAGES, NAMES } from './messages.js';
 
@@ -81,7 +82,7 @@ const setups = {
     const target = await dispatchTarget();
     addEventListener('message', bareListener(win, (event) => {
       const detail = readEvent(event.data);
-      if (!('reason' in detail)) target.dispatchEvent(new CustomEvent(NAMES[detail.type], { detail, bubbles: true, composed: true }));
+      if (!('reason' in detail) && !event.ports.length) target.dispatchEvent(new CustomEvent(NAMES[detail.type], { detail, bubbles: true, composed: true }));
     }));
   },
 };

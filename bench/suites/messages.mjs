@@ -12,7 +12,7 @@ function siteIsolated(browser, pages) {
 const perMessage = (by, key, n) => Object.fromEntries(Object.entries(by).map(([v, ms]) => [v, ms.map((m) => (m[key] * 1000) / n)]));
 
 const US = 'µs/msg';
-const VALIDATING = 'the least a host that validates can cost';
+const VALIDATING = 'the least a host that keeps the element\'s rules can cost';
 
 /**
  * `name` is chromium, firefox (Fission) or firefox-1p (one content process). The figure is the host's
@@ -54,7 +54,7 @@ export async function messageSuite({ browser, name, label = name, pages, rounds,
     const ipcUs = perMessage(ipc, metric, burst);
     rows.push(compare(`${burst.toLocaleString('en')} valid events from the embed frame → svc-* events, ${label}, ${what}`, ipcUs.element, ipcUs.bare, name === 'chromium' ? 1.25 : 1.2, US));
     rows.push(compare('  the same, against bare + one dispatch', ipcUs.element, ipcUs.dispatch, undefined, US));
-    rows.push(compare(`  the same, against bare + the protocol's readEvent + one dispatch (${VALIDATING})`, ipcUs.element, ipcUs.validate, undefined, US));
+    rows.push(compare(`  the same, against bare + the protocol's readEvent + no ports + one dispatch (${VALIDATING})`, ipcUs.element, ipcUs.validate, undefined, US));
     if (name === 'firefox-1p') return { rows, raw };
 
     if (name === 'chromium') {
@@ -64,8 +64,8 @@ export async function messageSuite({ browser, name, label = name, pages, rounds,
       raw.synthetic = syn;
       const synUs = perMessage(syn, metric, synthetic);
       rows.push(compare(`${synthetic.toLocaleString('en')} synthetic MessageEvents (no IPC), ${label}, ${what}`, synUs.element, synUs.dispatch, 1.1, US));
-      rows.push(compare(`  the same, against bare + the protocol's readEvent + one dispatch (${VALIDATING})`, synUs.element, synUs.validate, undefined, US));
-      rows.push(compare('  bare + readEvent + one dispatch, against bare + one dispatch (what the validation costs)', synUs.validate, synUs.dispatch, undefined, US));
+      rows.push(compare(`  the same, against bare + the protocol's readEvent + no ports + one dispatch (${VALIDATING})`, synUs.element, synUs.validate, undefined, US));
+      rows.push(compare('  bare + readEvent + no ports + one dispatch, against bare + one dispatch (what the validation costs)', synUs.validate, synUs.dispatch, undefined, US));
     }
 
     log(`${label}: foreign-message flood…`);
