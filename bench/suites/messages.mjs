@@ -12,7 +12,8 @@ function siteIsolated(browser, pages) {
 const perMessage = (by, key, n) => Object.fromEntries(Object.entries(by).map(([v, ms]) => [v, ms.map((m) => (m[key] * 1000) / n)]));
 
 const US = 'µs/msg';
-const VALIDATING = 'the least a host that keeps the element\'s rules can cost';
+// The row of the element against the least a host that keeps its rules can cost, in each phase.
+const AGAINST_RULES = '  the same, against bare + the protocol\'s readEvent + no ports + one dispatch (the least a host that keeps the element\'s rules can cost)';
 
 /**
  * `name` is chromium, firefox (Fission) or firefox-1p (one content process). The figure is the host's
@@ -54,7 +55,7 @@ export async function messageSuite({ browser, name, label = name, pages, rounds,
     const ipcUs = perMessage(ipc, metric, burst);
     rows.push(compare(`${burst.toLocaleString('en')} valid events from the embed frame → svc-* events, ${label}, ${what}`, ipcUs.element, ipcUs.bare, name === 'chromium' ? 1.25 : 1.2, US));
     rows.push(compare('  the same, against bare + one dispatch', ipcUs.element, ipcUs.dispatch, undefined, US));
-    rows.push(compare(`  the same, against bare + the protocol's readEvent + no ports + one dispatch (${VALIDATING})`, ipcUs.element, ipcUs.validate, undefined, US));
+    rows.push(compare(AGAINST_RULES, ipcUs.element, ipcUs.validate, undefined, US));
     if (name === 'firefox-1p') return { rows, raw };
 
     if (name === 'chromium') {
@@ -64,7 +65,7 @@ export async function messageSuite({ browser, name, label = name, pages, rounds,
       raw.synthetic = syn;
       const synUs = perMessage(syn, metric, synthetic);
       rows.push(compare(`${synthetic.toLocaleString('en')} synthetic MessageEvents (no IPC), ${label}, ${what}`, synUs.element, synUs.dispatch, 1.1, US));
-      rows.push(compare(`  the same, against bare + the protocol's readEvent + no ports + one dispatch (${VALIDATING})`, synUs.element, synUs.validate, undefined, US));
+      rows.push(compare(AGAINST_RULES, synUs.element, synUs.validate, undefined, US));
       rows.push(compare('  bare + readEvent + no ports + one dispatch, against bare + one dispatch (what the validation costs)', synUs.validate, synUs.dispatch, undefined, US));
     }
 
