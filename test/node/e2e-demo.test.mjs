@@ -224,12 +224,13 @@ function suite(engine, launch) {
       const r = el.getBoundingClientRect();
       return { x: r.x + r.width / 2, y: r.y + r.height / 2 };
     }, selector, id, p);
-    const { x, y } = await p.evaluate((i, at) => {
-      const frame = document.getElementById(i).shadowRoot.querySelector('iframe');
+    const frame = await p.evaluateHandle(frameOf, id);
+    const { x, y } = await frame.evaluate((frame, at) => {
       const top = () => frame.getBoundingClientRect().y + frame.clientTop + at.y;
       if (top() < 0 || top() > innerHeight) window.scrollBy(0, top() - innerHeight / 2);
       return { x: frame.getBoundingClientRect().x + frame.clientLeft + at.x, y: top() };
-    }, id, inFrame);
+    }, inFrame);
+    await frame.dispose();
     await p.mouse.click(x, y);
   }
 
