@@ -170,7 +170,9 @@ describe('the ready timeout', () => {
     const status = await new Promise<SvcStatusDetail>((resolve) => el.addEventListener('svc-status', (e) => e.detail.status === 'error' && resolve(e.detail)));
     expect(status.reason).to.equal('ready-timeout');
     expect(status.frameLoaded).to.equal(true);
-    expect(status.elapsedMs).to.be.at.least(400);
+    // At least the timeout, less a few ms: Firefox may fire a timer a millisecond early against performance.now
+    // (a run measured 399 for 400).
+    expect(status.elapsedMs).to.be.at.least(395);
     expect(status.message).to.match(/frame loaded/).and.match(/frame-ancestors/).and.match(/plan/).and.match(/session/)
       .and.match(/cookies/).and.match(/error page/);
     expect(error.callCount).to.equal(1);
