@@ -41,6 +41,7 @@ function run(cmd, args) {
 }
 
 const totals = { passed: 0, failed: 0, skipped: 0 };
+const failures = [];
 let crashed = 0;
 
 function collect(name, status) {
@@ -52,6 +53,7 @@ function collect(name, status) {
   }
   const counts = JSON.parse(readFileSync(file, 'utf8'));
   for (const k of Object.keys(totals)) totals[k] += counts[k] ?? 0;
+  failures.push(...(counts.failures ?? []));
   if (status !== 0 && !counts.failed) {
     console.error(`[test] ${name}: the runner exited ${status}`);
     crashed++;
@@ -86,5 +88,7 @@ if (!only || only === 'node') {
 }
 
 const failed = totals.failed + crashed;
+// The failures again, next to the totals: a log read from its end shows what failed, not only how many.
+for (const f of failures) console.log(`[test] failed: ${f.where} :: ${f.test}${f.message ? ` :: ${f.message}` : ''}`);
 console.log(`${totals.passed} passed, ${failed} failed${totals.skipped ? `, ${totals.skipped} skipped` : ''}`);
 process.exit(failed ? 1 : 0);
