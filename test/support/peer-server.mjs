@@ -7,6 +7,9 @@ import { createServer } from 'node:http';
 import { readFileSync } from 'node:fs';
 
 const page = new URL('./peer.html', import.meta.url);
+// SVC_PEER_DELAY_MS: the peer answers every page this late, as a slow tenant or a loaded machine would. A test that
+// assumes a quick frame then fails every time, not once in many runs.
+const delay = Number(process.env.SVC_PEER_DELAY_MS) || 0;
 
 function serve() {
   const server = createServer((req, res) => {
@@ -14,8 +17,10 @@ function serve() {
     // A tenant that accepts the connection and never answers: the frame never loads.
     if (pathname.startsWith('/embed/hang')) return;
     if (pathname.startsWith('/embed/')) {
-      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
-      res.end(readFileSync(page));
+      setTimeout(() => {
+        res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
+        res.end(readFileSync(page));
+      }, delay);
     } else {
       res.writeHead(404, { 'content-type': 'text/plain' });
       res.end('not found');
