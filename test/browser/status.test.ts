@@ -166,7 +166,18 @@ describe('the ready timeout', () => {
     const error = sinon.stub(console, 'error');
     const { el, seen } = make({ src: peerUrl(tenant, null, `&session=${SECRET}`), 'ready-timeout': '400' });
     const rejected = el.whenReady().then(() => undefined, (e) => e);
+    // On a loaded machine a frame on another origin (in Firefox, a new process) can take longer than 400 ms to
+    // load, and this test is about a frame that did. So the element's 400 ms timer, once due, is held until a
+    // task after the frame's load event, when the element's own load listener has run.
+    const due = window.setTimeout.bind(window);
+    let frameLoaded!: Promise<void>;
+    sinon.stub(window, 'setTimeout').callsFake(((fn: () => void, ms?: number) =>
+      due(ms === 400 ? () => frameLoaded.then(fn) : fn, ms)) as typeof setTimeout);
     document.body.append(el);
+    // The shadow root is there once connected; the iframe comes with the first update, a microtask later.
+    frameLoaded = new Promise((resolve) => el.shadowRoot!.addEventListener('load', (e) => {
+      if (e.target instanceof HTMLIFrameElement) due(resolve);
+    }, { capture: true }));
     const status = await new Promise<SvcStatusDetail>((resolve) => el.addEventListener('svc-status', (e) => e.detail.status === 'error' && resolve(e.detail)));
     expect(status.reason).to.equal('ready-timeout');
     expect(status.frameLoaded).to.equal(true);
