@@ -2,6 +2,9 @@
 // it up and names each failure again just before its last line.
 import { relative } from 'node:path';
 
+/** An error message as one line of at most 300 characters, for the failure lines (here and wtr-count-reporter.mjs). */
+export const oneLine = (message) => String(message ?? '').replace(/\s+/g, ' ').trim().slice(0, 300);
+
 export default async function* countReporter(source) {
   const counts = { passed: 0, failed: 0, skipped: 0, failures: [] };
   for await (const event of source) {
@@ -16,7 +19,7 @@ export default async function* countReporter(source) {
       counts.failures.push({
         where: `node ${event.data.file ? relative(process.cwd(), event.data.file) : ''}`.trim(),
         test: event.data.name,
-        message: String(error?.cause?.message ?? error?.message ?? '').replace(/\s+/g, ' ').trim().slice(0, 300),
+        message: oneLine(error?.cause?.message ?? error?.message),
       });
     }
   }

@@ -3,8 +3,7 @@
 // named again and "N passed, N failed".
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, relative } from 'node:path';
-
-const oneLine = (message) => String(message ?? '').replace(/\s+/g, ' ').trim().slice(0, 300);
+import { oneLine } from './count-reporter.mjs';
 
 function countSuite(suite, counts, failures, where, path) {
   for (const t of suite.tests) {
@@ -12,7 +11,7 @@ function countSuite(suite, counts, failures, where, path) {
     else if (t.passed) counts.passed++;
     else {
       counts.failed++;
-      failures.push({ ...where, test: [...path, t.name].join(' > '), message: oneLine(t.error?.message) });
+      failures.push({ where, test: [...path, t.name].join(' > '), message: oneLine(t.error?.message) });
     }
   }
   for (const s of suite.suites) countSuite(s, counts, failures, where, [...path, s.name]);
@@ -25,12 +24,12 @@ export function countReporter(file) {
       const perBrowser = new Map();
       for (const session of sessions) {
         const counts = { passed: 0, failed: 0, skipped: 0 };
-        const where = { where: `${session.browser.name} ${relative(process.cwd(), session.testFile)}` };
+        const where = `${session.browser.name} ${relative(process.cwd(), session.testFile)}`;
         if (session.testResults) countSuite(session.testResults, counts, total.failures, where, []);
         // A file that failed to load or threw outside a test has errors but maybe no failed test.
         if (!session.passed && counts.failed === 0) {
           counts.failed++;
-          total.failures.push({ ...where, test: '(the file itself)', message: oneLine(session.errors?.[0]?.message) });
+          total.failures.push({ where, test: '(the file itself)', message: oneLine(session.errors?.[0]?.message) });
         }
         const b = perBrowser.get(session.browser.name) ?? { passed: 0, failed: 0, skipped: 0 };
         for (const k of Object.keys(counts)) {
