@@ -7,13 +7,16 @@ import type {
   EventRejection, EventType, Surface, Validated,
 } from './types.js';
 
-// What a field may hold: a string, a finite number, a boolean, JSON data, or one of a list of strings. Each
+// What a field may hold: a string, a finite number, a boolean, any value, or one of a list of strings. Each
 // kind is named by the words a refusal uses for it.
 const STRING = 'a string';
 const NUMBER = 'a finite number';
 const BOOLEAN = 'a boolean';
-const JSON_DATA = 'JSON data';
-type Kind = typeof STRING | typeof NUMBER | typeof BOOLEAN | typeof JSON_DATA | readonly string[];
+// Whatever structured clone delivered (a Date, a Map, a Blob, any depth): the spec gives the drilldown value
+// as "any type", and the listener receives it as the browser made it. Prototype keys in it are data: the
+// clone made them own properties, and nothing merges them anywhere.
+const ANY = 'any value';
+type Kind = typeof STRING | typeof NUMBER | typeof BOOLEAN | typeof ANY | readonly string[];
 
 // Whether a field must be there: optional fields may be absent (or null, which counts as absent).
 const OPTIONAL = 0;
@@ -35,7 +38,7 @@ const EVENT_FIELDS: Record<EventType, Record<string, FieldRule>> = {
     format: [DOWNLOAD_FORMATS, REQUIRED], target: [DOWNLOAD_TARGETS, REQUIRED], widgetId: [STRING], title: [STRING],
     rowCount: [NUMBER],
   },
-  'svc:event:drilldown': { member: [STRING, REQUIRED], value: [JSON_DATA], widgetId: [STRING] },
+  'svc:event:drilldown': { member: [STRING, REQUIRED], value: [ANY], widgetId: [STRING] },
   'svc:event:ai-query': { query: [STRING, REQUIRED], status: [AI_QUERY_STATUSES, REQUIRED], chatId: [STRING], agentId: [STRING] },
   'svc:event:error': { message: [STRING, REQUIRED], name: [STRING], context: [STRING], fatal: [BOOLEAN] },
 };
@@ -63,7 +66,7 @@ function matches(value: unknown, kind: Kind): boolean {
   return kind === STRING ? typeof value === 'string'
     : kind === NUMBER ? Number.isFinite(value)
     : kind === BOOLEAN ? typeof value === 'boolean'
-    : kind === JSON_DATA ? !dataProblem(value)
+    : kind === ANY ? true
     : typeof value === 'string' && kind.includes(value);
 }
 
@@ -140,10 +143,18 @@ export function validateEvent(data: unknown): Validated<AnyEventEnvelope> {
     : { ok: true, message: { source: SOURCE, direction: 'event', ...read } as AnyEventEnvelope };
 }
 
-/** Builds a valid event envelope (embed → host), for the embed side; throws a TypeError naming the broken rule. */
+/**
+ * Builds a valid event envelope (embed → host), for the embed side; throws a TypeError naming the broken rule.
+ * The payload must survive structured clone, as `postMessage` needs (a function, say, does not).
+ */
 export function buildEvent<T extends EventType>(type: T, surface: Surface, payload: EventPayloadMap[T]): EventEnvelope<T> {
   const result = validateEvent({ source: SOURCE, direction: 'event', type, payload, timestamp: Date.now(), surface });
   if (!result.ok) throw new TypeError(`${type}: ${result.reason}`);
+  try {
+    structuredClone(result.message.payload);
+  } catch {
+    throw new TypeError(`${type}: payload: must be structured-cloneable (no functions, symbols or DOM nodes)`);
+  }
   return result.message as EventEnvelope<T>;
 }
 
@@ -189,6 +200,15 @@ export function themeProblem(value: unknown): string | undefined {
 // C0 and C1 controls, DEL, line and paragraph separators, bidirectional controls, lone surrogates:
 // characters that change how a path is displayed, logged or parsed, and never belong in one.
 const UNSAFE_CHARS = /[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069]|\p{Cs}/u;
+/**
+ * A session id: a non-empty, well-formed string (no lone surrogate) without control characters. Anything else
+ * could not be put into a URL as it is, or would change how a log line reads.
+ */
+export const sessionProblem = (value: unknown): string | undefined =>
+  typeof value === 'string' && value && !/[\x00-\x1f\x7f-\x9f]|\p{Cs}/u.test(value)
+    ? undefined
+    : 'must be a non-empty string without control characters or lone surrogates';
+
 // A "." or ".." segment, plain or percent-encoded: the URL parser resolves both, so "/a/%2e%2e" is "/".
 const DOT_SEGMENT = /(^|\/)(\.|%2e){1,2}(\/|[?#]|$)/i;
 

@@ -2,7 +2,7 @@
 import { expect, oneEvent } from '@open-wc/testing';
 import sinon from 'sinon';
 import {
-  cleanup, embed, envelope, frameOf, peerLoaded, peerPopup, peerPost, peerPostPort, peerReady, peerReport, peerUrl,
+  cleanup, embed, envelope, frameOf, peerLoaded, peerPopup, peerPost, peerPostPort, peerPostValues, peerReady, peerReport, peerUrl,
   record, tenant, windowOf,
 } from './helpers.js';
 import { literal } from '../support/literal.mjs';
@@ -200,13 +200,45 @@ describe('hardening', () => {
       expect(seen.map((e) => [e.type, e.detail])).to.deep.equal([['svc-message-rejected', { reason: 'ports: not allowed', type: 'svc:event:drilldown' }]]);
     });
 
-    it('accepts only JSON data as a drilldown value', async () => {
+    it('passes any structured-clone drilldown value through as is, at any depth', async () => {
       const { el, ready } = embed();
       await ready;
       const seen = record(el);
-      const values = [new Map([[1, 2]]), new Date(0), new Blob(['x']), new Uint8Array(2), /x/, { nested: new Set() }, [NaN]];
-      await peerPost(windowOf(el), values.map((value) => envelope('svc:event:drilldown', { member: 'm', value })));
-      expect(seen.map((e) => e.detail.reason)).to.deep.equal(values.map(() => 'payload.value: must be JSON data'));
+      let deep: unknown = 'bottom';
+      for (let i = 0; i < 40; i++) deep = [deep];
+      // Built in the peer, so each is the browser's own structured clone of the real thing.
+      await peerPostValues(windowOf(el));
+      await peerPost(windowOf(el), [envelope('svc:event:drilldown', { member: 'm', value: deep })]);
+      expect(seen.map((e) => e.type)).to.deep.equal(Array(9).fill('svc-drilldown'));
+      const values = seen.map((e) => e.detail.payload.value);
+      expect(values[0]).to.be.instanceOf(Map);
+      expect([...values[0]]).to.deep.equal([[1, 2]]);
+      expect(values[1]).to.be.instanceOf(Date);
+      expect(values[1].getTime()).to.equal(0);
+      expect(values[2]).to.be.instanceOf(Blob);
+      expect(values[3]).to.be.instanceOf(ArrayBuffer);
+      expect(values[3].byteLength).to.equal(2);
+      expect(values[4]).to.be.instanceOf(Uint8Array);
+      expect(values[5]).to.be.instanceOf(RegExp);
+      expect(Number.isNaN(values[6][0])).to.equal(true);
+      expect(values[7].nested).to.be.instanceOf(Set);
+      let depth = 0;
+      for (let v = values[8]; Array.isArray(v); v = v[0]) depth++;
+      expect(depth).to.equal(40);
+    });
+
+    it('keeps prototype keys inside a drilldown value as data, and pollutes nothing', async () => {
+      const { el, ready } = embed();
+      await ready;
+      const seen = record(el);
+      await peerPost(windowOf(el), [
+        '{"source":"svc-embed","direction":"event","type":"svc:event:drilldown","timestamp":1,"surface":"dashboard","payload":{"member":"m","value":{"__proto__":{"polluted":true},"constructor":{"prototype":{"polluted":true}},"prototype":1}}}',
+      ]);
+      const { value } = seen[0].detail.payload;
+      expect(Object.keys(value)).to.deep.equal(['__proto__', 'constructor', 'prototype']);
+      expect(Object.getPrototypeOf(value)).to.equal(Object.prototype);
+      expect(({} as Record<string, unknown>).polluted).to.equal(undefined);
+      expect((Object.prototype as Record<string, unknown>).polluted).to.equal(undefined);
     });
   });
 

@@ -28,7 +28,12 @@ addEventListener('message', (e) => {
 
 /** Resolves once `win` has loaded a peer page on `origin` (at least `count` times). */
 export async function peerLoaded(win: Window, origin = tenant, count = 1): Promise<void> {
-  while (loads.filter((l) => l.win === win && l.origin === origin).length < count) await new Promise((r) => setTimeout(r, 10));
+  while (!hasLoaded(win, origin, count)) await new Promise((r) => setTimeout(r, 10));
+}
+
+/** Whether `win` has loaded a peer page on `origin` (at least `count` times), now. */
+export function hasLoaded(win: Window, origin = tenant, count = 1): boolean {
+  return loads.filter((l) => l.win === win && l.origin === origin).length >= count;
 }
 
 let nextId = 0;
@@ -50,6 +55,14 @@ function ask<T>(win: Window, origin: string, command: object, answer: (data: any
 /** Has the peer in `win` post `messages` (objects, or JSON text) to the host; resolves once the host has handled them. */
 export function peerPost(win: Window, messages: unknown[], origin = tenant): Promise<unknown> {
   return ask(win, origin, { peerCmd: 'post', messages }, () => undefined);
+}
+
+/**
+ * Has the peer post eight drilldowns whose values only structured clone carries (a Map, a Date, a Blob, an
+ * ArrayBuffer, a Uint8Array, a RegExp, [NaN], a Set inside an object), in that order.
+ */
+export function peerPostValues(win: Window): Promise<unknown> {
+  return ask(win, tenant, { peerCmd: 'values' }, () => undefined);
 }
 
 /** Has the peer post `message` with a MessagePort transferred alongside; resolves once the host has handled it. */
