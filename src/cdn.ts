@@ -8,3 +8,4 @@
 import './define.js';
 
 export { SvcEmbedElement } from './svc-embed.js';
+export { SvcEmbedError } from './error.js';

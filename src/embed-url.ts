@@ -1,3 +1,5 @@
+import { sessionProblem } from './protocol/validate.js';
+
 /** Why a configuration was refused: the `reason` of `svc-config-error`. Codes are API; messages are not. */
 export type ConfigErrorReason =
   | 'relative-url'
@@ -7,7 +9,8 @@ export type ConfigErrorReason =
   | 'credentials-in-url'
   | 'opaque-origin'
   | 'invalid-tenant-origin'
-  | 'invalid-public-id';
+  | 'invalid-public-id'
+  | 'invalid-session';
 
 /** The inputs of the embed URL, as the element's attributes give them. */
 export interface EmbedUrlInput {
@@ -24,15 +27,27 @@ const isLoopback = (host: string) => host === 'localhost' || host === '[::1]' ||
 
 const refuse = (reason: ConfigErrorReason, message: string) => ({ reason, message: `<svc-embed>: ${message}` });
 
+/** The session the host's input names: `src`'s `session` parameter, or `session`; null when there is none. */
+export function hostSession(input: EmbedUrlInput): string | null {
+  if (!input.src) return input.session || null;
+  try {
+    return new URL(input.src).searchParams.get('session');
+  } catch {
+    return null;
+  }
+}
+
 /**
  * Resolves the embed URL and the tenant origin every check uses, or says why the configuration is
  * refused. Undefined while there is nothing to load yet (no `src`, no `tenant-origin` + `public-id`).
+ * `renewed`, a session the element renewed, takes the place of every `session` the host's input gives.
  * Messages name the rule, never the URL: it may hold a session id.
  */
-export function resolveEmbedUrl(input: EmbedUrlInput): EmbedUrlResult | undefined {
+export function resolveEmbedUrl(input: EmbedUrlInput, renewed?: string): EmbedUrlResult | undefined {
   let src = input.src;
   if (!src) {
-    const { tenantOrigin, publicId, session } = input;
+    const { tenantOrigin, publicId } = input;
+    const session = renewed ?? input.session;
     if (!tenantOrigin || !publicId) return undefined;
     let origin: string;
     try {
@@ -48,6 +63,8 @@ export function resolveEmbedUrl(input: EmbedUrlInput): EmbedUrlResult | undefine
     if (!/^[\w.~-]{1,256}$/.test(publicId) || /^\.\.?$/.test(publicId)) {
       return refuse('invalid-public-id', 'public-id must be 1-256 of A-Z a-z 0-9 - _ . ~, not "." or ".."');
     }
+    const problem = session && sessionProblem(session);
+    if (problem) return refuse('invalid-session', `session ${problem}`);
     src = `${origin}/embed/dashboard/${publicId}${session ? `?session=${encodeURIComponent(session)}` : ''}`;
   }
   let url: URL;
@@ -67,6 +84,7 @@ export function resolveEmbedUrl(input: EmbedUrlInput): EmbedUrlResult | undefine
   }
   if (url.username || url.password) return refuse('credentials-in-url', 'src must not hold a user name or password');
   if (url.origin === 'null') return refuse('opaque-origin', 'src has an opaque origin');
+  if (renewed) url.searchParams.set('session', renewed);
   if (input.allowExport) url.searchParams.set('allowExport', 'true');
   return { url: url.href, origin: url.origin };
 }

@@ -44,12 +44,6 @@ export interface SvcStatusDetail {
 /** Detail of `svc-action`: the envelope that was posted to the embed, without `source` and `direction`. */
 export type SvcActionDetail = { [T in ActionType]: { type: T; payload: ActionPayloadMap[T]; timestamp: number } }[ActionType];
 
-/** What `whenReady()` and `renewSession()` reject with when the element reaches `error`. */
-export interface SvcEmbedError extends Error {
-  name: 'SvcEmbedError';
-  reason: SvcStatusReason;
-}
-
 /** Every DOM event `<svc-embed>` dispatches, by name. All bubble and are composed. */
 export interface SvcEmbedEventMap {
   'svc-ready': SvcEvent<'svc:event:ready'>;

@@ -6,6 +6,7 @@
 import './define.js';
 
 export { SvcEmbedElement } from './svc-embed.js';
+export { SvcEmbedError } from './error.js';
 export type * from './events.js';
 export type { ConfigErrorReason } from './embed-url.js';
 export * from './protocol/index.js';

@@ -1,32 +1,54 @@
 import { ReactiveElement, css } from '@lit/reactive-element';
-import type { CSSResult, PropertyDeclaration, PropertyValues } from '@lit/reactive-element';
+import type { CSSResult, PropertyValues } from '@lit/reactive-element';
 import { EVENT_TYPES, SOURCE, domEventName } from './protocol/constants.js';
-import type { ActionPayloadMap, ActionType, EmbedTheme } from './protocol/types.js';
+import type { ActionPayloadMap, ActionType, AnyEventDetail, EmbedTheme } from './protocol/types.js';
 import {
-  colorSchemeProblem, filterProblem, isPlainObject, localeProblem, pathProblem, readEvent, themeProblem,
+  colorSchemeProblem, filterProblem, isPlainObject, localeProblem, pathProblem, readEvent, sessionProblem, themeProblem,
 } from './protocol/validate.js';
-import { resolveEmbedUrl } from './embed-url.js';
+import { hostSession, resolveEmbedUrl } from './embed-url.js';
+import { SvcEmbedError } from './error.js';
 import type { EmbedUrlResult } from './embed-url.js';
 import type {
-  SvcEmbedError, SvcEmbedEventMap, SvcEmbedStatus, SvcEventDetail, SvcStatusDetail,
+  SvcEmbedEventMap, SvcEmbedStatus, SvcEventDetail, SvcStatusDetail,
 } from './events.js';
 
 type StateKey = 'theme' | 'colorScheme' | 'locale' | 'filter';
 type Detail = Omit<SvcStatusDetail, 'status' | 'previous'>;
 
 /**
- * The state that is (re)sent at every ready, in this order: [property, attribute, action, payload, check].
- * The theme's payload is a JSON copy taken when it is set: a framework's reactive proxy passes every
- * shape check, but structured clone cannot carry it.
+ * The session lifecycle. Every change of state goes through `#to`, which also does what entering a state
+ * means (the timer, the status, the waiting promises):
+ *
+ * | from | on | to |
+ * |---|---|---|
+ * | any | the host changes the resolved URL (at the assignment) | `pending`: held commands and the path to restore are dropped (not those made while `idle`) |
+ * | `pending` | Lit's update | `idle` (no URL), `error` (`config-error`) or `loading` (a new frame) |
+ * | any with a URL | `renewSession()`, a fatal session error with a provider | `renewing`: the gate closes, the old frame stays on view |
+ * | `renewing` | a session (given, or from the provider) | `pending`, with the renewed session standing in for the host's |
+ * | `renewing` | the provider fails, returns a bad session, or outlasts the ready timeout | `error` (`session-renewal-failed`) |
+ * | `loading`, `ready`, `error` | the current frame says ready | `ready`: the state, the restored path and the held commands are sent |
+ * | `loading` | the ready timer | `error` (`ready-timeout`) |
+ * | `loading`, `ready`, `error` | a fatal embed error that a new session cannot fix | `error` (`embed-fatal-error`) |
+ * | `ready` | disconnection (the frame unloads) | `loading`, without a timer until connected again |
+ * | `loading`, `ready`, `error` with a frame | (re)connection (the frame reloads) | `loading` |
+ *
+ * A move with `moveBefore()` is none of these: the frame lives on.
  */
-const STATE: ReadonlyArray<[StateKey, string, ActionType, (v: any) => object, (v: unknown) => string | undefined]> = [
-  ['theme', 'theme', 'svc:action:set-theme', (theme) => JSON.parse(JSON.stringify(theme)), themeProblem],
-  ['colorScheme', 'color-scheme', 'svc:action:set-color-scheme', (scheme) => ({ scheme }), colorSchemeProblem],
-  ['locale', 'locale', 'svc:action:set-locale', (locale) => ({ locale }), localeProblem],
-  ['filter', 'filter', 'svc:action:set-filter', (filterUrlParameter) => ({ filterUrlParameter }), filterProblem],
+type State = 'idle' | 'pending' | 'loading' | 'ready' | 'renewing' | 'error';
+
+/**
+ * The state that is (re)sent at every ready, in this order, each with the payload field that carries it. The
+ * theme is the payload itself, a JSON copy taken when it is set: a framework's reactive proxy passes every shape
+ * check, but structured clone cannot carry it.
+ */
+const STATE: ReadonlyArray<{ key: StateKey; attribute: string; action: ActionType; field?: string; check: (v: unknown) => string | undefined }> = [
+  { key: 'theme', attribute: 'theme', action: 'svc:action:set-theme', check: themeProblem },
+  { key: 'colorScheme', attribute: 'color-scheme', action: 'svc:action:set-color-scheme', field: 'scheme', check: colorSchemeProblem },
+  { key: 'locale', attribute: 'locale', action: 'svc:action:set-locale', field: 'locale', check: localeProblem },
+  { key: 'filter', attribute: 'filter', action: 'svc:action:set-filter', field: 'filterUrlParameter', check: filterProblem },
 ];
 
-// The properties the embed URL is built from: assigning one ends the current session at once.
+// The properties the embed URL is built from.
 const URL_KEYS: PropertyKey[] = ['src', 'tenantOrigin', 'publicId', 'session', 'allowExport'];
 
 // Each token has a reason. The embed runs scripts and keeps its own origin (its session and API calls), submits
@@ -36,10 +58,13 @@ const URL_KEYS: PropertyKey[] = ['src', 'tenantOrigin', 'publicId', 'session', '
 const SANDBOX = 'allow-scripts allow-same-origin allow-forms allow-popups allow-downloads';
 
 const DEFAULT_TIMEOUT = 15000;
+// setTimeout fires at once beyond this.
+const MAX_TIMEOUT = 2147483647;
 // A fatal embed error whose name or context says this is a session problem, which a new session can fix.
 const SESSION_ERROR = /session|auth|token|expired/i;
 const tag = '<svc-embed>';
 const RENEWAL_FAILED = 'session-renewal-failed';
+const NOT_RENEWED = `${tag}: the session could not be renewed`;
 
 /** `svc:event:ready` → `svc-ready`, worked out once. */
 const DOM_NAMES = Object.fromEntries(EVENT_TYPES.map((type) => [type, domEventName(type)])) as Record<string, keyof SvcEmbedEventMap>;
@@ -52,10 +77,6 @@ const flag = { fromAttribute: (value: string | null) => value !== null && value 
 
 /** What identifies a resolved URL: the URL, the refusal's reason, or '' when there is nothing to load. */
 const keyOf = (result: EmbedUrlResult | undefined) => (result ? ('url' in result ? result.url : result.reason) : '');
-
-/** A non-empty session id without control characters, else what is wrong. */
-const sessionProblem = (value: unknown) =>
-  typeof value === 'string' && value && !/[\x00-\x1f\x7f-\x9f]/.test(value) ? undefined : 'must be a non-empty string without control characters';
 
 /**
  * Embeds a dashboard, the app or the AI chat of an analytics tenant, and brokers the embed message
@@ -101,6 +122,16 @@ iframe{display:block;box-sizing:border-box;width:100%;height:100%;border:0}
     locale: {},
     filter: {},
     theme: {
+      // A new object with the same JSON is no change: a framework that re-creates the theme on every render
+      // posts nothing.
+      hasChanged(value: unknown, old: unknown) {
+        try {
+          return JSON.stringify(value) !== JSON.stringify(old);
+        } catch {
+          // A cycle or a throwing getter: the theme check reports it.
+          return value !== old;
+        }
+      },
       // The attribute takes JSON; text that does not parse stays a string, which the theme check reports.
       // "[object Object]" is what a server renderer writes for an object property: no theme, and no warning,
       // since the property set at hydration brings the real one.
@@ -119,6 +150,23 @@ iframe{display:block;box-sizing:border-box;width:100%;height:100%;border:0}
     debug: { type: Boolean, converter: flag },
     sessionProvider: { attribute: false },
   };
+
+  static {
+    // What a property's change means for the session is decided at the assignment itself, not in Lit's update a
+    // microtask later: where a message may go must change when the host changes the URL. So Lit's accessors,
+    // once made, are wrapped.
+    this.finalize();
+    for (const name of [...URL_KEYS, ...STATE.map((e) => e.key)]) {
+      const lit = Object.getOwnPropertyDescriptor(this.prototype, name)!;
+      Object.defineProperty(this.prototype, name, {
+        ...lit,
+        set(this: SvcEmbedElement, value: unknown) {
+          lit.set!.call(this, value);
+          this.#assigned(name);
+        },
+      });
+    }
+  }
 
   /** The full embed URL. Its origin is the tenant origin every message check uses. `https:` only (`http:` on loopback). */
   declare src?: string | null;
@@ -152,19 +200,35 @@ iframe{display:block;box-sizing:border-box;width:100%;height:100%;border:0}
   /** Returns a fresh session id from your backend; used by `renewSession()` and by automatic renewal. */
   declare sessionProvider?: (() => Promise<string>) | null;
 
+  #state: State = 'pending';
+  /** The last status dispatched in `svc-status`. */
+  #status: SvcEmbedStatus = 'idle';
+  /** The current session's frame: messages count only from its window, and actions go only to it. */
   #frame?: HTMLIFrameElement;
   /** The frame in the shadow root: the current one once Lit's update has run. */
   #shown?: HTMLIFrameElement;
   #origin = '';
-  /** The resolved URL's key (see keyOf) of the current session; undefined once it has ended. */
+  /** The key (see keyOf) of the URL the element is on, to tell a host change from an unchanged write. */
   #key?: string;
-  #ready = false;
   #readyDetail?: SvcEventDetail<'svc:event:ready'>;
-  #status: SvcEmbedStatus = 'idle';
+  #error?: SvcEmbedError;
+  /** Commands held until the next ready. */
   #queue: Array<[ActionType, object]> = [];
   /** The state to send, by property: its payload when valid, else what is wrong with it. */
-  #state: Partial<Record<StateKey, { payload?: object; problem?: string }>> = {};
-  #waiting: Array<[(detail: SvcEventDetail<'svc:event:ready'>) => void, (error: Error) => void]> = [];
+  #values: Partial<Record<StateKey, { payload?: object; problem?: string }>> = {};
+  /** whenReady() and renewSession() callers; `renewal` ones also fail when nothing is left to load. */
+  #waiting: Array<{ resolve: (detail: SvcEventDetail<'svc:event:ready'>) => void; reject: (error: Error) => void; renewal?: boolean }> = [];
+  /**
+   * A renewed session and the host's session value it stands in for. The host owns `src` and `session`; this
+   * is the element's own, and lasts while the host's session value stays the one it replaced.
+   */
+  #renewed?: { replaced: string | null; session: string };
+  /** Counts provider calls, so that only the answer to the latest one is used. */
+  #attempt = 0;
+  #lastAutoRenewal = -Infinity;
+  /** The last in-embed path the embed reported, and the one a renewal restores. */
+  #path?: string;
+  #restore?: string;
   /** The window whose `message` events this element listens to while connected. */
   #listening?: Window | null;
   /** The document whose realm made the shadow root's style sheet; Lit's own is this module's. */
@@ -175,14 +239,6 @@ iframe{display:block;box-sizing:border-box;width:100%;height:100%;border:0}
   #observer?: IntersectionObserver;
   #started = 0;
   #loaded = false;
-  /** The last in-embed path the embed reported, and the one a renewal restores. */
-  #path?: string;
-  #restore?: string;
-  #renewal?: Promise<void>;
-  /** The renewal's phase: 0 none, 1 waiting for the session, 2 applying it, 3 waiting for the new ready. */
-  #renewing = 0;
-  #lastAutoRenewal = -Infinity;
-  #error?: SvcEmbedError;
 
   constructor() {
     super();
@@ -196,12 +252,12 @@ iframe{display:block;box-sizing:border-box;width:100%;height:100%;border:0}
     }
   }
 
-  /** Whether the embed has said `svc:event:ready` for the current `src`: actions are being delivered. */
+  /** Whether the embed has said `svc:event:ready` for the current session: actions are being delivered. */
   get ready(): boolean {
-    return this.#ready;
+    return this.#state === 'ready';
   }
 
-  /** `idle` (nothing to load), `loading` (waiting for ready), `ready`, or `error`. */
+  /** `idle` (nothing to load), `loading` (waiting for ready, or for a renewed session), `ready`, or `error`. */
   get status(): SvcEmbedStatus {
     return this.#status;
   }
@@ -209,14 +265,12 @@ iframe{display:block;box-sizing:border-box;width:100%;height:100%;border:0}
   /**
    * Resolves with the current session's ready detail (at once when the embed is ready). Rejects with an
    * `SvcEmbedError` whose `reason` is the status reason when the element reaches `error` first (at once
-   * when it is in `error` now).
+   * when it is in `error` now). While `idle`, waits for the next session.
    */
   whenReady(): Promise<SvcEventDetail<'svc:event:ready'>> {
-    return new Promise((resolve, reject) => {
-      if (this.#ready) resolve(this.#readyDetail!);
-      else if (this.#status === 'error' && this.#key !== undefined) reject(this.#error);
-      else this.#waiting.push([resolve, reject]);
-    });
+    if (this.#state === 'ready') return Promise.resolve(this.#readyDetail!);
+    if (this.#state === 'error') return Promise.reject(this.#error);
+    return this.#wait();
   }
 
   /**
@@ -237,28 +291,22 @@ iframe{display:block;box-sizing:border-box;width:100%;height:100%;border:0}
   }
 
   /**
-   * Reloads the embed with a new session: `session`, or else one from `sessionProvider`. The viewer's place
+   * Reloads the embed with a new session: `session`, or else one from `sessionProvider`. `src` and `session`
+   * keep what the host set: the element loads the host's URL with its `session` replaced. The viewer's place
    * is kept: the state is re-sent, the last in-embed path restored, and held commands posted. Resolves at
-   * the new ready; rejects when the renewal fails.
-   * @throws TypeError when `session` is given but is not a non-empty string without control characters, when
-   * neither `session` nor `sessionProvider` is there, or when there is no embed URL to renew.
+   * the new ready; rejects when the element reaches `error`, or `idle`. While a renewal is pending, a call
+   * without a session joins it, and a call with one loads that session instead.
+   * @throws TypeError when `session` is given but is not a non-empty string without control characters or lone
+   * surrogates, when neither `session` nor `sessionProvider` is there, or when there is no embed URL to renew.
    */
   renewSession(session?: string): Promise<void> {
     const problem = !resolveEmbedUrl(this) ? 'needs src, or tenant-origin and public-id, to renew'
       : session === undefined ? typeof this.sessionProvider !== 'function' && 'or a sessionProvider is needed' : sessionProblem(session);
     if (problem) throw new TypeError(`${tag}.renewSession(session): session ${problem}`);
-    if (!this.#renewal) {
-      // From here nothing is posted to the old frame or accepted from it; held commands wait for the new one.
-      this.#renewing = 1;
-      this.#restore = this.#path;
-      this.#end();
-      this.#setStatus('loading', { reason: 'session-renewal' });
-      this.#renewal = this.#renew(session).finally(() => {
-        this.#renewing = 0;
-        this.#renewal = undefined;
-      });
-    }
-    return this.#renewal;
+    const pending = this.#waiting.some((w) => w.renewal);
+    const done = this.#wait(true);
+    if (session !== undefined || !pending) this.#renew(session);
+    return done.then(() => {});
   }
 
   override connectedCallback(): void {
@@ -278,38 +326,26 @@ iframe{display:block;box-sizing:border-box;width:100%;height:100%;border:0}
     // cheaper per mount/unmount than an AbortController.)
     this.#listening?.removeEventListener('message', this.#onMessage);
     (this.#listening = view)?.addEventListener('message', this.#onMessage);
-    // Re-inserted: the current frame reloads and must say ready again.
-    if (this.#shown && this.#shown === this.#frame) this.#loading();
+    // Re-inserted: the frame reloads and must say ready again. A renewal's wait is bounded again.
+    if (this.#state === 'renewing') this.#arm();
+    else if (this.#frame && this.#shown === this.#frame) this.#to('loading');
   }
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
     this.#listening?.removeEventListener('message', this.#onMessage);
     this.#listening = undefined;
-    // A frame taken out of the document unloads; it must say ready again before anything is posted.
-    this.#ready = false;
-    this.#stopTimer();
+    // A frame taken out of the document unloads. Detached, no timer runs.
+    if (this.#state === 'ready') this.#to('loading');
+    else this.#stopTimer();
   }
 
   /**
-   * Runs at the assignment itself, before Lit's update: where a message may go changes when the host
-   * changes the URL, not a microtask later.
+   * `moveBefore()` keeps the frame alive: the session, `ready`, the state and the held commands go on as they
+   * were. Defining this keeps the browser from calling disconnect and connect for such a move.
    * @internal
    */
-  override requestUpdate(name?: PropertyKey, oldValue?: unknown, options?: PropertyDeclaration, ...rest: unknown[]): void {
-    // @ts-expect-error Lit's further (internal) parameters are passed through as they came.
-    super.requestUpdate(name, oldValue, options, ...rest);
-    if (name === undefined) return;
-    if (URL_KEYS.includes(name)) {
-      if (keyOf(resolveEmbedUrl(this)) === this.#key) return;
-      // A change the host made (not the renewal's own) ends any renewal: the host's session wins.
-      if (this.#renewing !== 2) this.#renewing = 0;
-      this.#end();
-    } else {
-      const entry = STATE.find(([key]) => key === name);
-      if (entry) this.#state[entry[0]] = this.#check(entry);
-    }
-  }
+  connectedMoveCallback(): void {}
 
   protected override createRenderRoot(): ShadowRoot {
     const root = super.createRenderRoot() as ShadowRoot;
@@ -331,22 +367,13 @@ iframe{display:block;box-sizing:border-box;width:100%;height:100%;border:0}
   }
 
   protected override willUpdate(changed: PropertyValues): void {
-    this.#configure();
+    if (this.#state === 'pending') this.#load();
     if (this.#frame) {
       if (changed.has('title')) this.#frame.title = this.title || 'Embedded analytics';
       if (changed.has('loading')) this.#setLoading(this.#frame);
     }
-    if (changed.has('readyTimeout') && !(this.readyTimeout >= 0)) {
-      console.warn(`${tag}: ignoring ready-timeout: must be a number of milliseconds (0 waits forever)`);
-    }
-  }
-
-  protected override updated(changed: PropertyValues): void {
-    for (const [key, attribute, type] of STATE) {
-      const state = this.#state[key];
-      if (!changed.has(key) || !state) continue;
-      if (state.problem) console.warn(`${tag}: ignoring ${attribute}: ${state.problem}`);
-      else if (this.#ready) this.#post(type, state.payload!);
+    if (changed.has('readyTimeout') && this.#timeout() !== this.readyTimeout) {
+      console.warn(`${tag}: ignoring ready-timeout: must be whole milliseconds from 0 to ${MAX_TIMEOUT}; using ${DEFAULT_TIMEOUT}`);
     }
   }
 
@@ -354,124 +381,92 @@ iframe{display:block;box-sizing:border-box;width:100%;height:100%;border:0}
     super.update(changed);
     // Swapping the node (not its src) gives every session a new window. While a renewal waits for its
     // session, the old frame stays on view (the gate is already closed to it).
-    if (this.#shown !== this.#frame && this.#renewing !== 1) {
+    if (this.#shown !== this.#frame && this.#state !== 'renewing') {
       this.#shown?.remove();
       if (this.#frame) this.renderRoot.prepend(this.#frame);
       this.#shown = this.#frame;
     }
   }
 
+  protected override updated(changed: PropertyValues): void {
+    for (const { key, attribute, action } of STATE) {
+      const value = this.#values[key];
+      if (!changed.has(key) || !value) continue;
+      if (value.problem) console.warn(`${tag}: ignoring ${attribute}: ${value.problem}`);
+      else if (this.#state === 'ready') this.#post(action, value.payload!);
+    }
+  }
+
+  /** A URL or state property was assigned, by the host or from an attribute. */
+  #assigned(name: PropertyKey) {
+    if (URL_KEYS.includes(name)) {
+      // The renewed session lasts while the host's session value stays the one it replaced.
+      if (this.#renewed && hostSession(this) !== this.#renewed.replaced) this.#renewed = undefined;
+      // A host change wins, completely: the session and any renewal end, and what was held for them is dropped.
+      if (this.#state !== 'pending' && keyOf(this.#resolve()) !== this.#key) {
+        if (this.#state !== 'idle') this.#queue = [];
+        this.#restore = undefined;
+        this.#end();
+        this.#to('pending');
+      }
+    } else {
+      const entry = STATE.find((e) => e.key === name);
+      if (entry) this.#values[entry.key] = this.#check(entry);
+    }
+  }
+
   /** The current value of a state property, checked, with the payload to send taken now. */
-  #check([key, , , payload, check]: (typeof STATE)[number]): { payload?: object; problem?: string } | undefined {
+  #check({ key, field, check }: (typeof STATE)[number]): { payload?: object; problem?: string } | undefined {
     const value = this[key];
     if (value == null) return undefined;
     try {
       const problem = check(value);
-      return problem ? { problem } : { payload: payload(value) };
+      return problem ? { problem } : { payload: field ? { [field]: value } : JSON.parse(JSON.stringify(value)) };
     } catch {
       // A getter or proxy trap that throws.
       return { problem: 'must be plain JSON-like data' };
     }
   }
 
+  /** The URL to load: the host's, with the renewed session standing in for the host's session. */
+  #resolve() {
+    return resolveEmbedUrl(this, this.#renewed?.session);
+  }
+
+  /** The ready timeout in force: `readyTimeout` when it is whole milliseconds within setTimeout's range. */
+  #timeout() {
+    const ms = this.readyTimeout;
+    return Number.isInteger(ms) && ms >= 0 && ms <= MAX_TIMEOUT ? ms : DEFAULT_TIMEOUT;
+  }
+
+  /** Makes a wait for the next ready (or error; or, for a renewal, idle). */
+  #wait(renewal?: boolean) {
+    return new Promise<SvcEventDetail<'svc:event:ready'>>((resolve, reject) => this.#waiting.push({ resolve, reject, renewal }));
+  }
+
   /**
-   * Ends the current session: nothing more is posted to its frame or accepted from it, and the commands
-   * held for it are dropped, unless a renewal keeps them (commands made before the first URL are kept for
-   * the first session too).
+   * The one place the state changes, with what entering each state does: the timer (`loading` and `renewing`
+   * are bounded while connected), the state and held commands sent at `ready`, the status, and the waiters.
    */
-  #end() {
-    if (this.#key && !this.#renewing) {
-      this.#queue = [];
-      this.#restore = undefined;
+  #to(state: State, detail: Detail = {}) {
+    this.#state = state;
+    this.#stopTimer();
+    this.#arm();
+    if (state === 'ready') this.#flush();
+    if (state === 'pending') return;
+    if (state === 'error') this.#error = new SvcEmbedError(detail.reason!, detail.message!);
+    for (const w of this.#waiting.splice(0)) {
+      if (state === 'ready') w.resolve(this.#readyDetail!);
+      else if (state === 'error') w.reject(this.#error!);
+      // The host took the URL away: nothing is left to renew.
+      else if (state === 'idle' && w.renewal) w.reject(new SvcEmbedError(RENEWAL_FAILED, NOT_RENEWED));
+      else this.#waiting.push(w);
     }
-    this.#ready = false;
-    this.#key = undefined;
-    this.#origin = '';
-    this.#frame = undefined;
-    this.#path = undefined;
-    this.#stopTimer();
-  }
-
-  #configure() {
-    const result = resolveEmbedUrl(this);
-    const key = keyOf(result);
-    // Unchanged; or a renewal waits for its session; or it failed, and only a new URL or renewal goes on.
-    if (key === this.#key || this.#renewing === 1 || this.#key === RENEWAL_FAILED) return;
-    this.#end();
-    this.#key = key;
-    if (!result) return this.#setStatus('idle');
-    if ('reason' in result) {
-      console.error(result.message);
-      this.#emit('svc-config-error', result);
-      return this.#setStatus('error', { reason: 'config-error', message: result.message });
-    }
-    const frame = this.ownerDocument.createElement('iframe');
-    frame.setAttribute('part', 'frame');
-    frame.setAttribute('sandbox', SANDBOX);
-    frame.allow = 'fullscreen; clipboard-write';
-    // The tenant learns the host's origin (it checks it), never the page's URL, whatever the page's own policy.
-    frame.referrerPolicy = 'strict-origin';
-    frame.title = this.title || 'Embedded analytics';
-    this.#setLoading(frame);
-    frame.addEventListener('load', () => frame === this.#frame && (this.#loaded = true));
-    frame.src = result.url;
-    this.#origin = result.origin;
-    this.#frame = frame;
-    if (this.debug) this.#log('url', result.url.replace(/([?&]session=)[^&#]*/, '$1…'));
-    this.#loading();
-  }
-
-  #setLoading(frame: HTMLIFrameElement) {
-    const loading = this.loading;
-    if (loading === 'lazy' || loading === 'eager') frame.loading = loading;
-    else frame.removeAttribute('loading');
-  }
-
-  /** A frame is (re)loading: `loading`, and the ready timer starts (with `lazy`, once the element is in view). */
-  #loading() {
-    this.#loaded = false;
-    this.#setStatus('loading', this.#renewing ? { reason: 'session-renewal' } : {});
-    this.#stopTimer();
-    if (this.loading === 'lazy' && typeof IntersectionObserver === 'function') {
-      this.#observer = new IntersectionObserver((entries) => {
-        if (entries.some((e) => e.isIntersecting)) this.#startTimer();
-      });
-      this.#observer.observe(this);
-    } else this.#startTimer();
-  }
-
-  #startTimer() {
-    this.#stopTimer();
-    this.#started = performance.now();
-    const ms = this.readyTimeout >= 0 ? this.readyTimeout : DEFAULT_TIMEOUT;
-    if (ms) this.#timer = setTimeout(() => this.#timedOut(), ms);
-  }
-
-  #stopTimer() {
-    clearTimeout(this.#timer);
-    this.#observer?.disconnect();
-    this.#observer = undefined;
-  }
-
-  #timedOut() {
-    const frameLoaded = this.#loaded;
-    const elapsedMs = Math.round(performance.now() - this.#started);
-    // Chromium fires load for its own error page too, so "loaded" may still be a refused connection.
-    const message = `${tag}: no ready in ${Math.round(elapsedMs / 1000)} s. ${frameLoaded
-      ? "The frame loaded. Likely: this page's origin may not frame the tenant (CSP frame-ancestors, allowed embed origins); embed messaging is not in the tenant's plan; the session is invalid or expired; third-party cookies are blocked; src is not an embed page; or the browser showed an error page (network, DNS, TLS)."
-      : 'The frame never loaded: network, DNS or TLS failed, or the tenant is down.'}`;
-    console.error(message);
-    this.#setStatus('error', { reason: 'ready-timeout', message, frameLoaded, elapsedMs });
-  }
-
-  #setStatus(status: SvcEmbedStatus, detail: Detail = {}) {
+    // The status: `renewing` shows as `loading`; `svc-status` fires when it changes.
+    const status = state === 'renewing' ? 'loading' : state;
     const previous = this.#status;
     const overlays = this.#overlays;
-    if (status === 'error') {
-      this.#error = Object.assign(new Error(detail.message), { name: 'SvcEmbedError', reason: detail.reason! }) as SvcEmbedError;
-      if (overlays) overlays.message.textContent = detail.message!;
-      for (const [, reject] of this.#waiting.splice(0)) reject(this.#error);
-    }
+    if (status === 'error' && overlays) overlays.message.textContent = detail.message!;
     if (status === previous) return;
     this.#status = status;
     if (overlays) {
@@ -491,39 +486,120 @@ iframe{display:block;box-sizing:border-box;width:100%;height:100%;border:0}
     this.#emit('svc-status', { status, previous, ...detail });
   }
 
-  async #renew(session?: string): Promise<void> {
-    try {
-      if (session === undefined) {
-        const ms = this.readyTimeout > 0 ? this.readyTimeout : DEFAULT_TIMEOUT;
-        session = await Promise.race([
-          this.sessionProvider!(),
-          new Promise<never>((_, reject) => setTimeout(reject, ms)),
-        ]);
-        if (sessionProblem(session)) throw 0;
-      }
-      // The host changed the URL meanwhile: its session wins.
-      if (this.#renewing !== 1) return void (await this.whenReady());
-      this.#renewing = 2;
-      if (this.src) {
-        const url = new URL(this.src);
-        url.searchParams.set('session', session!);
-        this.src = url.href;
-      } else this.session = session;
-      this.#renewing = 3;
-    } catch {
-      this.#fail();
-      throw this.#error;
+  /**
+   * Ends the current session's gate: nothing more is posted to its frame or accepted from it. Whether held
+   * commands survive is the caller's choice.
+   */
+  #end() {
+    this.#frame = undefined;
+    this.#origin = '';
+    this.#path = undefined;
+  }
+
+  /** `pending` → the host's URL (with any renewed session) in a new frame, or `idle`, or a refused configuration. */
+  #load() {
+    const result = this.#resolve();
+    this.#key = keyOf(result);
+    if (!result) return this.#to('idle');
+    if ('reason' in result) {
+      console.error(result.message);
+      this.#emit('svc-config-error', result);
+      return this.#to('error', { reason: 'config-error', message: result.message });
     }
-    // The same URL again (the provider's session was the old one) is still a reload.
+    const frame = this.ownerDocument.createElement('iframe');
+    frame.setAttribute('part', 'frame');
+    frame.setAttribute('sandbox', SANDBOX);
+    frame.allow = 'fullscreen; clipboard-write';
+    // The tenant learns the host's origin (it checks it), never the page's URL, whatever the page's own policy.
+    frame.referrerPolicy = 'strict-origin';
+    frame.title = this.title || 'Embedded analytics';
+    this.#setLoading(frame);
+    frame.addEventListener('load', () => frame === this.#frame && (this.#loaded = true));
+    frame.src = result.url;
+    this.#origin = result.origin;
+    this.#frame = frame;
+    if (this.debug) this.#log('url', maskSessions(result.url));
+    this.#to('loading');
+  }
+
+  /** `renewing`: the gate closes, and the session comes from the caller or from the provider. */
+  #renew(session?: string) {
+    if (this.#state !== 'renewing') {
+      this.#restore = this.#path ?? this.#restore;
+      this.#end();
+      this.#to('renewing', { reason: 'session-renewal' });
+    }
+    if (session !== undefined) return this.#apply(session);
+    // Only the answer to this call, while the element still waits for it, counts.
+    const attempt = ++this.#attempt;
+    const current = () => attempt === this.#attempt && this.#state === 'renewing';
+    new Promise<string>((resolve) => resolve(this.sessionProvider!())).then(
+      (given) => current() && (sessionProblem(given) ? this.#fail() : this.#apply(given)),
+      () => current() && this.#fail(),
+    );
+  }
+
+  /** `renewing` → `pending`: the renewed session stands in for the host's, and the next update loads it. */
+  #apply(session: string) {
+    this.#renewed = { replaced: hostSession(this), session };
+    this.#to('pending');
     this.requestUpdate();
-    await this.whenReady();
   }
 
   #fail() {
     this.#end();
-    this.#key = RENEWAL_FAILED;
-    this.#setStatus('error', { reason: RENEWAL_FAILED, message: `${tag}: the session could not be renewed` });
+    this.#to('error', { reason: RENEWAL_FAILED, message: NOT_RENEWED });
+    // Takes the old frame off view.
+    this.requestUpdate();
   }
+
+  #setLoading(frame: HTMLIFrameElement) {
+    const loading = this.loading;
+    if (loading === 'lazy' || loading === 'eager') frame.loading = loading;
+    else frame.removeAttribute('loading');
+  }
+
+  /**
+   * Starts the bound of a waiting state, while connected: the provider wait is bounded by the ready timeout
+   * (15 s when it is 0); a frame's, by the ready timeout, from when it comes into view with `lazy`.
+   */
+  #arm() {
+    if (!this.isConnected) return;
+    if (this.#state === 'renewing') return this.#startTimer(this.#timeout() || DEFAULT_TIMEOUT);
+    if (this.#state !== 'loading') return;
+    this.#loaded = false;
+    if (this.loading === 'lazy' && typeof IntersectionObserver === 'function') {
+      this.#observer = new IntersectionObserver((entries) => {
+        if (entries.some((e) => e.isIntersecting)) this.#startTimer(this.#timeout());
+      });
+      this.#observer.observe(this);
+    } else this.#startTimer(this.#timeout());
+  }
+
+  #startTimer(ms: number) {
+    clearTimeout(this.#timer);
+    this.#started = performance.now();
+    if (ms) this.#timer = setTimeout(() => this.#timedOut(), ms);
+  }
+
+  #stopTimer() {
+    clearTimeout(this.#timer);
+    this.#observer?.disconnect();
+    this.#observer = undefined;
+  }
+
+  #timedOut() {
+    if (this.#state === 'renewing') return this.#fail();
+    const frameLoaded = this.#loaded;
+    const elapsedMs = Math.round(performance.now() - this.#started);
+    // Chromium fires load for its own error page too, so "loaded" may still be a refused connection.
+    const message = `${tag}: no ready in ${Math.round(elapsedMs / 1000)} s. ${frameLoaded
+      ? "The frame loaded. Likely: this page's origin may not frame the tenant (CSP frame-ancestors, allowed embed origins); embed messaging is not in the tenant's plan; the session is invalid or expired; third-party cookies are blocked; src is not an embed page; or the browser showed an error page (network, DNS, TLS)."
+      : 'The frame never loaded: network, DNS or TLS failed, or the tenant is down.'}`;
+    console.error(message);
+    this.#to('error', { reason: 'ready-timeout', message, frameLoaded, elapsedMs });
+  }
+
 
   // The whole security gate. Foreign traffic is ignored silently: the page has other senders and listeners.
   #onMessage = (event: MessageEvent) => {
@@ -541,40 +617,50 @@ iframe{display:block;box-sizing:border-box;width:100%;height:100%;border:0}
     if ('reason' in detail) {
       if (this.debug) this.#log('rejected', detail.reason);
       this.#emit('svc-message-rejected', detail);
-      return;
-    }
-    if (this.debug) this.#log('event', detail.type, detail.payload);
+    } else this.#onEvent(detail, frameWindow);
+  };
+
+  /** A validated event of the current frame. */
+  #onEvent(detail: AnyEventDetail, frameWindow: Window) {
+    if (this.debug) this.#log('event', detail.type, detail.type === 'svc:event:error' ? { ...detail.payload, message: this.#redact(detail.payload.message) } : detail.payload);
     if (detail.type === 'svc:event:ready') {
-      this.#ready = true;
       this.#readyDetail = detail;
-      this.#stopTimer();
-      this.#flush();
-      this.#setStatus('ready');
-      for (const [resolve] of this.#waiting.splice(0)) resolve(detail);
+      this.#to('ready');
     } else if (detail.type === 'svc:event:view' || detail.type === 'svc:event:navigate') {
       this.#path = detail.payload.path;
     }
     this.#emit(DOM_NAMES[detail.type], detail);
+    // A listener may have changed the URL meanwhile: then this frame is no longer the current one.
     if (detail.type === 'svc:event:error' && detail.payload.fatal && frameWindow === this.#frame?.contentWindow) {
       const { name = '', context = '', message } = detail.payload;
       if (typeof this.sessionProvider !== 'function' || !SESSION_ERROR.test(`${name} ${context}`)) {
         // The embed stopped: commands wait for a ready again.
-        this.#ready = false;
-        this.#setStatus('error', { reason: 'embed-fatal-error', message });
+        this.#to('error', { reason: 'embed-fatal-error', message: this.#redact(message) });
       } else if (performance.now() - this.#lastAutoRenewal < 30000) {
         // A new session that expires at once again: no loop.
         this.#fail();
       } else {
         this.#lastAutoRenewal = performance.now();
-        this.renewSession().catch(() => {});
+        this.#renew();
       }
     }
-  };
+  }
+
+  /**
+   * The embed's text with every session the element knows (the host's and the renewed one) replaced by "…".
+   * Shorter ones cannot be told apart from words.
+   */
+  #redact(text: string) {
+    for (const session of [hostSession(this), this.#renewed?.session]) {
+      if (session && session.length >= 8) text = text.replaceAll(session, '…');
+    }
+    return text;
+  }
 
   #flush() {
-    for (const [key, , type] of STATE) {
-      const payload = this.#state[key]?.payload;
-      if (payload) this.#post(type, payload);
+    for (const { key, action } of STATE) {
+      const payload = this.#values[key]?.payload;
+      if (payload) this.#post(action, payload);
     }
     // After a renewal: back to where the viewer was, unless the host navigated since.
     const restore = this.#restore;
@@ -586,7 +672,7 @@ iframe{display:block;box-sizing:border-box;width:100%;height:100%;border:0}
   }
 
   #command<T extends ActionType>(type: T, payload: ActionPayloadMap[T]) {
-    if (this.#ready) this.#post(type, payload);
+    if (this.#state === 'ready') this.#post(type, payload);
     else this.#queue.push([type, payload]);
   }
 
@@ -612,4 +698,11 @@ iframe{display:block;box-sizing:border-box;width:100%;height:100%;border:0}
   #emit(name: keyof SvcEmbedEventMap, detail: object) {
     this.dispatchEvent(new CustomEvent(name, { detail, bubbles: true, composed: true }));
   }
+}
+
+/** The URL with every `session` parameter (by its decoded name) replaced by one "…", for the debug log. */
+function maskSessions(href: string) {
+  const url = new URL(href);
+  if (url.searchParams.has('session')) url.searchParams.set('session', '…');
+  return url.href.replace('%E2%80%A6', '…');
 }

@@ -42,7 +42,7 @@ describe('classic-script bundle', () => {
       expect(win.errors).to.deep.equal([]);
       expect(win.ready?.payload.mode).to.equal('signed');
       expect(win.customElements.get('svc-embed')).to.equal(win.SvcEmbed!.SvcEmbedElement);
-      expect(Object.keys(win.SvcEmbed!)).to.deep.equal(['SvcEmbedElement']);
+      expect(Object.keys(win.SvcEmbed!)).to.deep.equal(['SvcEmbedElement', 'SvcEmbedError']);
       expect(win.document.querySelector('script[type="module"]')).to.equal(null);
     });
   }

@@ -2,9 +2,9 @@
 // The pages are in fixtures/react-app.tsx; test/support/frameworks-plugin.mjs bundles them and renders on the server.
 import { expect } from '@open-wc/testing';
 import type { Root } from 'react-dom/client';
-import { cleanup, envelope, peerPost, peerUrl, windowOf } from './helpers.js';
+import { cleanup, envelope, frameOf, peerPost, peerUrl, tenant, windowOf } from './helpers.js';
 import { container, expectDelivered, readyHandler, theme } from './framework-checks.js';
-import { hydrateWrapper, render, type PageProps } from './fixtures/react-app.js';
+import { createRoot, hydrateWrapper, render, renderRenewal, type PageProps } from './fixtures/react-app.js';
 import type { SvcEmbedElement, SvcEmbedEventMap } from '../../src/index.js';
 
 /** The page's props, with a ready handler and a view handler that records what it receives. */
@@ -74,4 +74,36 @@ describe('React', () => {
       expect(errors).to.deep.equal([]);
     });
   }
+
+  it('svc-embed/react with a status mirror and a session provider: a fatal session error renews to ready, and later renders keep it', async () => {
+    const host = container();
+    root = createRoot(host);
+    const src = peerUrl(tenant, 'dashboard', '&session=react-expiring');
+    const asked: string[] = [];
+    const sessionProvider = async () => {
+      asked.push('asked');
+      return 'react-renewed';
+    };
+    renderRenewal(root, { src, sessionProvider });
+    const shown = () => host.querySelector('.status')?.textContent;
+    while (shown() !== 'ready') await new Promise((r) => setTimeout(r, 10));
+    const el = host.querySelector('svc-embed')!;
+    const statuses: string[] = [];
+    el.addEventListener('svc-status', (e) => statuses.push(e.detail.status));
+    void peerPost(windowOf(el), [envelope('svc:event:error', { message: 'Session expired', name: 'SessionExpiredError', context: 'auth', fatal: true })]);
+    // Each status change renders the page again, and @lit/react assigns src (the same string) on every render.
+    while (statuses.length < 2) await new Promise((r) => setTimeout(r, 10));
+    expect(statuses).to.deep.equal(['loading', 'ready']);
+    expect(new URL(frameOf(el)!.src).searchParams.get('session')).to.equal('react-renewed');
+    for (const note of ['a', 'b', 'c']) {
+      renderRenewal(root, { src, sessionProvider, note });
+      while (host.querySelector('.note')?.textContent !== note) await new Promise((r) => setTimeout(r, 10));
+    }
+    await el.updateComplete;
+    expect([shown(), el.status, new URL(frameOf(el)!.src).searchParams.get('session'), el.src, asked.length]).to.deep.equal([
+      'ready', 'ready', 'react-renewed', src, 1,
+    ]);
+    expect(statuses).to.deep.equal(['loading', 'ready']);
+    expect(errors).to.deep.equal([]);
+  });
 });

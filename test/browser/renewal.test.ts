@@ -57,7 +57,8 @@ describe('session renewal', () => {
     expect(seen).to.deep.equal(['svc-error', 'loading (session-renewal)', 'ready']);
     expect(sessionOf(el)).to.equal('renewed-1');
     expect(new URL(frameOf(el)!.src).searchParams.get('allowExport')).to.equal('true');
-    expect(el.src).to.include('session=renewed-1');
+    // The host owns src: the renewed session is the element's own.
+    expect(el.src).to.equal(peerUrl(tenant, 'dashboard', '&session=old&allowExport=true'));
     const report = await peerReport(windowOf(el));
     expect(report.map((r) => [r.data.type, r.data.payload])).to.deep.equal([
       ['svc:action:set-color-scheme', { scheme: 'dark' }],
@@ -85,7 +86,7 @@ describe('session renewal', () => {
     expect((await peerReport(windowOf(el))).map((r) => r.data.payload)).to.deep.equal([{ path: '/host-choice' }]);
   });
 
-  it('renewSession(session) in the tenant-origin form sets session and resolves at the new ready', async () => {
+  it('renewSession(session) in the tenant-origin form loads that session, leaves the host\'s session as it is, and resolves at the new ready', async () => {
     const el = document.createElement('svc-embed');
     Object.assign(el, { tenantOrigin: tenant, publicId: 'test-board', session: 'old' });
     document.body.append(el);
@@ -96,7 +97,7 @@ describe('session renewal', () => {
     let resolved = false;
     const renewal = el.renewSession('given-1').then(() => (resolved = true));
     await el.updateComplete;
-    expect(el.session).to.equal('given-1');
+    expect(el.session).to.equal('old');
     expect(frameOf(el)!.src).to.equal(`${tenant}/embed/dashboard/test-board?session=given-1`);
     await peerLoaded(windowOf(el));
     expect(resolved).to.equal(false);

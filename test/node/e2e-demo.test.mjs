@@ -537,8 +537,10 @@ function suite(engine, launch) {
       await page.click('#renew');
       await waitEvent('svc-status', { since, where: (d) => d.status === 'loading' && d.reason === 'session-renewal' });
       await waitEvent('svc-ready', { since });
-      assert.match(await page.$eval('#embed', (e) => new URL(e.src).searchParams.get('session')), /^demo-acme-[A-Za-z0-9_-]{8,}$/);
-      assert.match(await page.$eval('#src-preview', (e) => e.textContent), /session=demo-acme-/);
+      // The element loads the page's URL with the renewed session; src keeps what the page set.
+      assert.match(await page.$eval('#embed', (e) => new URL(e.shadowRoot.querySelector('iframe').src).searchParams.get('session')), /^demo-acme-[A-Za-z0-9_-]{8,}$/);
+      assert.equal(await page.$eval('#embed', (e) => new URL(e.src).searchParams.get('session')), 'demo-acme');
+      assert.match(await page.$eval('#src-preview', (e) => e.textContent), /<!-- renewed by the element: session=demo-acme-[A-Za-z0-9_-]{8,} -->$/);
     });
   });
 
@@ -799,7 +801,8 @@ function suite(engine, launch) {
         assert.ok(iError < iRenew && iRenew < iNavigate && iNavigate < iReady, JSON.stringify({ iError, iRenew, iNavigate, iReady }));
         assert.deepEqual(all[iNavigate].detail.payload, { path: '/details' });
         assert.ok(renewing);
-        assert.match(await p.$eval('#embed', (e) => new URL(e.src).searchParams.get('session')), /^demo-acme-ttl60-/);
+        assert.match(await p.$eval('#embed', (e) => new URL(e.shadowRoot.querySelector('iframe').src).searchParams.get('session')), /^demo-acme-ttl60-/);
+        assert.match(await p.$eval('#embed', (e) => new URL(e.src).searchParams.get('session')), /^demo-acme-ttl20-/);
         assert.equal(await inEmbed(() => document.querySelector('.tab.active')?.textContent, undefined, 'embed', p), 'Orders');
         // The log tells the story, newest first.
         const story = (await logEntries(p)).reverse();

@@ -1,0 +1,259 @@
+// A model-based test of the session lifecycle (fast-check's fc.commands) in a real browser, against the peer on
+// real second origins. Random sequences of what host pages, providers and embeds do; after every step:
+// - no action reaches a frame other than the current session's, and no command crosses a host change: every
+//   navigate a frame received carries the host generation that frame was made in;
+// - while connected, `status` is never `loading` without a running timer (the ready timer, or the bound of a
+//   provider call);
+// - `ready` is true exactly when `status` is `ready`, while connected.
+// At the end, the element leaves `loading` within its bounds, and every whenReady() and renewSession() promise
+// settles. `npm test` runs a few sequences with a fixed seed; `npm run fuzz` runs many (MODEL_RUNS, MODEL_SEED).
+import { expect } from '@open-wc/testing';
+import { executeServerCommand } from '@web/test-runner-commands';
+import fc from 'fast-check';
+import {
+  cleanup, envelope, frameOf, hasLoaded, other, peerLoaded, peerNavigate, peerPost, peerReady, peerReport, peerUrl, tenant,
+} from './helpers.js';
+import type { SvcEmbedElement } from '../../src/index.js';
+
+const { runs, seed } = (await executeServerCommand('model-settings')) as { runs: number; seed: number };
+
+// A ready timeout no other timer of the page uses, so the element's timers can be told apart.
+const TIMEOUT = 777;
+const ORIGINS = [tenant, other];
+
+interface Model {
+  /** The host's src, or null. */
+  src: string | null;
+  /** Counts host changes that end a session; commands made in one generation may only reach its frames. */
+  gen: number;
+  connected: boolean;
+}
+
+interface Real {
+  el: SvcEmbedElement;
+  homes: [HTMLElement, HTMLElement];
+  calls: Array<{ give: (s: string) => void; refuse: (e: Error) => void; settled?: boolean }>;
+  promises: Array<{ what: string; settled: boolean }>;
+  /** The host generation each frame window was made in. */
+  gens: Map<Window, number>;
+  timers: Set<number>;
+  renewed: number;
+  navigations: number;
+}
+
+type Command = fc.AsyncCommand<Model, Real>;
+
+/** Resolves with the promise's value, or with undefined after `ms` (a peer that is reloading never answers). */
+const within = <T,>(p: Promise<T>, ms = 2000) => Promise.race([p, new Promise<undefined>((r) => setTimeout(r, ms))]);
+const tick = () => new Promise((r) => setTimeout(r, 0));
+
+/** The current frame's window and peer origin, if its peer page has loaded (or loads within `wait` ms). */
+async function peer(r: Real, wait = 0) {
+  const frame = frameOf(r.el);
+  const win = frame?.contentWindow;
+  if (!frame || !win || !r.el.isConnected) return undefined;
+  const origin = new URL(frame.src).origin;
+  if (wait) await within(peerLoaded(win, origin), wait);
+  return hasLoaded(win, origin) ? { win, origin } : undefined;
+}
+
+function track(r: Real, what: string, p: Promise<unknown>) {
+  const entry = { what, settled: false };
+  r.promises.push(entry);
+  p.then(() => (entry.settled = true), () => (entry.settled = true));
+}
+
+/** After each step: let Lit update, note new frames, and check the invariants. */
+async function settle(m: Model, r: Real) {
+  await r.el.updateComplete;
+  await tick();
+  const win = frameOf(r.el)?.contentWindow;
+  if (win && !r.gens.has(win)) r.gens.set(win, m.gen);
+  if (r.el.isConnected) {
+    if (r.el.status === 'loading') expect(r.timers.size, 'loading with no timer running').to.be.greaterThan(0);
+    expect(r.el.ready).to.equal(r.el.status === 'ready');
+  }
+  const p = await peer(r);
+  if (!p) return;
+  const report = await within(peerReport(p.win, p.origin));
+  for (const { data } of report ?? []) {
+    if (data.type !== 'svc:action:navigate') continue;
+    expect(data.payload.path, 'a navigate crossed a host change').to.match(new RegExp(`^/g${r.gens.get(p.win)}/`));
+  }
+}
+
+const command = (name: string, check: (m: Readonly<Model>) => boolean, run: (m: Model, r: Real) => void | Promise<void>): Command => ({
+  check,
+  async run(m, r) {
+    await run(m, r);
+    await settle(m, r);
+  },
+  toString: () => name,
+});
+
+const always = () => true;
+
+const setSrc = (o: number, v: number) =>
+  command(`src = ${['tenant', 'other'][o]}#${v}`, always, (m, r) => {
+    const src = peerUrl(ORIGINS[o], null, `&v=${v}&session=host-${v}`);
+    if (m.src !== src) {
+      // A change from no URL ends no session: commands made while idle wait for the next one.
+      if (m.src !== null) m.gen++;
+      m.src = src;
+    }
+    r.el.src = src;
+  });
+
+const clearSrc = command('src = null', always, (m, r) => {
+  if (m.src !== null) m.gen++;
+  m.src = null;
+  r.el.src = null;
+});
+
+const renew = (explicit: boolean) =>
+  command(explicit ? 'renewSession(s)' : 'renewSession()', always, (m, r) => {
+    const session = explicit ? `renewed-${++r.renewed}` : undefined;
+    if (m.src === null) {
+      expect(() => r.el.renewSession(session)).to.throw(TypeError);
+      return;
+    }
+    track(r, 'renewSession', r.el.renewSession(session));
+  });
+
+const provider = (ok: boolean) =>
+  command(ok ? 'provider resolves' : 'provider rejects', always, (_m, r) => {
+    const call = r.calls.find((c) => !c.settled);
+    if (!call) return;
+    call.settled = true;
+    if (ok) call.give(`provided-${++r.renewed}`);
+    else call.refuse(new Error('backend down'));
+  });
+
+const peerSays = (what: 'ready' | 'fatal' | 'view' | 'reload') =>
+  command(`peer: ${what}`, (m) => m.connected, async (m, r) => {
+    const p = await peer(r, 3000);
+    if (!p) return;
+    if (what === 'ready') await within(peerReady(p.win));
+    else if (what === 'view') await within(peerPost(p.win, [envelope('svc:event:view', { surface: 'dashboard', path: `/g${m.gen}/viewed` })], p.origin));
+    else if (what === 'fatal') {
+      const fatal = envelope('svc:event:error', { message: 'Session expired', name: 'SessionExpiredError', context: 'auth', fatal: true });
+      await within(peerPost(p.win, [fatal], p.origin));
+    } else peerNavigate(p.win, frameOf(r.el)!.src, p.origin);
+  });
+
+const navigate = command('navigate()', always, (m, r) => r.el.navigate(`/g${m.gen}/n${++r.navigations}`));
+const refresh = command('refresh()', always, (_m, r) => r.el.refresh());
+
+const remove = command('remove()', (m) => m.connected, (m, r) => {
+  m.connected = false;
+  r.el.remove();
+});
+const insert = command('append()', (m) => !m.connected, (m, r) => {
+  m.connected = true;
+  r.homes[0].append(r.el);
+});
+const move = command('moveBefore()', (m) => m.connected, (_m, r) => {
+  const to = r.el.parentNode === r.homes[0] ? r.homes[1] : r.homes[0];
+  // Where there is no moveBefore, a plain re-insertion (which reloads the frame).
+  if ('moveBefore' in to) (to as any).moveBefore(r.el, null);
+  else to.append(r.el);
+});
+
+const unchanged = command('unchanged writes', always, (_m, r) => {
+  const el = r.el as any;
+  for (const name of ['src', 'tenantOrigin', 'publicId', 'session', 'allowExport', 'colorScheme', 'locale', 'filter', 'theme',
+    'title', 'readyTimeout', 'loading', 'debug', 'sessionProvider']) el[name] = el[name];
+});
+
+const whenReady = command('whenReady()', always, (_m, r) => track(r, 'whenReady', r.el.whenReady()));
+
+// Weighted towards what moves a session along (the peer saying ready, host changes) and what it must not lose
+// or misdeliver (commands).
+const commands = [
+  fc.tuple(fc.integer({ min: 0, max: 1 }), fc.integer({ min: 0, max: 1 })).map(([o, v]) => setSrc(o, v)),
+  fc.tuple(fc.integer({ min: 0, max: 1 }), fc.integer({ min: 0, max: 1 })).map(([o, v]) => setSrc(o, v)),
+  fc.constant(clearSrc),
+  fc.boolean().map(renew),
+  fc.boolean().map(provider),
+  fc.constantFrom<'ready' | 'fatal' | 'view' | 'reload'>('ready', 'ready', 'ready', 'fatal', 'view', 'view', 'reload').map(peerSays),
+  fc.constantFrom<'ready' | 'fatal' | 'view' | 'reload'>('ready', 'view').map(peerSays),
+  fc.constant(navigate),
+  fc.constant(navigate),
+  fc.constantFrom(remove, insert),
+  fc.constantFrom(remove, insert, move),
+  fc.constantFrom(refresh, unchanged, whenReady),
+];
+
+describe('the session lifecycle against a model', () => {
+  const realSet = window.setTimeout;
+  const realClear = window.clearTimeout;
+  let timers: Set<number>;
+
+  beforeEach(() => {
+    timers = new Set();
+    // Counts the element's live timers: those with its ready timeout's delay.
+    window.setTimeout = ((fn: (...a: unknown[]) => void, ms?: number, ...args: unknown[]) => {
+      if (ms !== TIMEOUT) return realSet(fn, ms, ...args);
+      const id: number = realSet(() => {
+        timers.delete(id);
+        fn(...args);
+      }, ms);
+      timers.add(id);
+      return id;
+    }) as typeof setTimeout;
+    window.clearTimeout = ((id?: number) => {
+      if (id !== undefined) timers.delete(id);
+      realClear(id);
+    }) as typeof clearTimeout;
+  });
+
+  afterEach(() => {
+    window.setTimeout = realSet;
+    window.clearTimeout = realClear;
+    cleanup();
+  });
+
+  it(`holds its invariants over random sequences (${runs} runs, seed ${seed})`, async function () {
+    this.timeout(runs * 90_000);
+    await fc.assert(
+      fc.asyncProperty(fc.commands(commands, { maxCommands: 16, size: 'max' }), async (cmds) => {
+        const homes = [document.createElement('div'), document.createElement('section')] as [HTMLElement, HTMLElement];
+        document.body.append(...homes);
+        const el = document.createElement('svc-embed');
+        const src = peerUrl(tenant, null, '&v=0&session=host-0');
+        el.setAttribute('ready-timeout', String(TIMEOUT));
+        el.colorScheme = 'dark';
+        el.src = src;
+        const r: Real = { el, homes, calls: [], promises: [], gens: new Map(), timers, renewed: 0, navigations: 0 };
+        el.sessionProvider = () => new Promise<string>((give, refuse) => r.calls.push({ give, refuse }));
+        homes[0].append(el);
+        const m: Model = { src, gen: 0, connected: true };
+        await settle(m, r);
+        try {
+          await fc.asyncModelRun(() => ({ model: m, real: r }), cmds);
+          // Rule 4: connected, the element leaves loading within its bounds (a ready timeout, then at most one
+          // provider bound and one more ready timeout), however slow the machine.
+          if (!el.isConnected) homes[0].append(el);
+          await settle(m, r);
+          const until = performance.now() + 4 * TIMEOUT + 20_000;
+          while (el.status === 'loading' && performance.now() < until) await new Promise((res) => setTimeout(res, 20));
+          expect(el.status, 'stuck in loading').to.not.equal('loading');
+          // Then a last host change to an embed that says ready by itself: every promise made on the way settles,
+          // and nothing held before the change reaches the new frame.
+          if (m.src !== null) m.gen++;
+          el.src = m.src = peerUrl(tenant, 'dashboard', '&final=1');
+          const ready = performance.now() + 20_000;
+          while (el.status !== 'ready' && performance.now() < ready) await new Promise((res) => setTimeout(res, 20));
+          expect(el.status).to.equal('ready');
+          await settle(m, r);
+          expect(r.promises.filter((p) => !p.settled).map((p) => p.what), 'unsettled promises').to.deep.equal([]);
+        } finally {
+          for (const c of r.calls) c.refuse(new Error('run over'));
+          el.remove();
+          homes.forEach((h) => h.remove());
+        }
+      }),
+      { numRuns: runs, seed, endOnFailure: true, verbose: 1 },
+    );
+  });
+});
