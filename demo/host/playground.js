@@ -52,6 +52,8 @@ let scenario;
 /** The session of the "expiring" scenario, and how long the session being loaded lives. */
 let scenarioSession;
 let ttlSeconds;
+/** The session the element renewed to, since this page last set the URL. */
+let renewedSession;
 /** The filter the embed has applied, as this page sent it: {dimension, value}, or none. */
 let applied;
 
@@ -93,6 +95,7 @@ function buildSrc() {
 /** Gives the element its URL, in the chosen form. A new URL is a new embed session. */
 function setUrl() {
   const [, publicId] = surface.split(':');
+  renewedSession = undefined;
   for (const name of ['src', 'tenant-origin', 'public-id', 'session']) embed.removeAttribute(name);
   if (form === 'parts') {
     embed.setAttribute('tenant-origin', config.tenantOrigin);
@@ -114,11 +117,15 @@ async function load({ reload = false } = {}) {
   setUrl();
 }
 
-/** The element's URL as its properties hold it now (a renewal sets `src` or `session`), written as attributes. */
+/**
+ * The element's URL as this page set it, written as attributes. A renewed session is the element's own: it
+ * loads this page's URL with the renewed session in it, and src and session keep what this page set.
+ */
 function renderPreview() {
   const props = [['src', 'src'], ['tenant-origin', 'tenantOrigin'], ['public-id', 'publicId'], ['session', 'session']];
   const attrs = props.filter(([, prop]) => embed[prop]).map(([attr, prop]) => `${attr}="${embed[prop]}"`);
   if (embed.allowExport) attrs.push('allow-export');
+  if (renewedSession) attrs.push(`<!-- renewed by the element: session=${renewedSession} -->`);
   $('src-preview').textContent = attrs.join('\n');
 }
 
@@ -138,7 +145,7 @@ async function provider() {
   // within 30 s of the last one (a loop guard), and a minute leaves time to watch.
   const ttl = scenario === 'expiring' ? 60 : undefined;
   log.note(`sessionProvider called: GET /session?tenant=${tenantName()}${ttl ? `&ttl=${ttl}` : ''} mints a fresh session`);
-  return mintSession({ ttl });
+  return (renewedSession = await mintSession({ ttl }));
 }
 
 function useProvider(on) {
@@ -151,7 +158,7 @@ async function renew() {
     if (embed.sessionProvider) await embed.renewSession();
     else {
       log.note('renewSession(session) with a session this page fetched from GET /session');
-      await embed.renewSession(await mintSession());
+      await embed.renewSession((renewedSession = await mintSession()));
     }
   } catch (error) {
     log.note(`renewSession() failed: ${error.reason ?? error.message}`);
