@@ -38,14 +38,14 @@ type State = 'idle' | 'pending' | 'loading' | 'ready' | 'renewing' | 'error';
 
 /**
  * The state that is (re)sent at every ready, in this order, each with the payload field that carries it. The
- * theme is the payload itself, a JSON copy taken when it is set: a framework's reactive proxy passes every shape
- * check, but structured clone cannot carry it.
+ * theme is the payload itself, as a JSON copy: a framework's reactive proxy passes every shape check, but
+ * structured clone cannot carry it.
  */
-const STATE: ReadonlyArray<{ key: StateKey; attribute: string; action: ActionType; field?: string; check: (v: unknown) => string | undefined }> = [
-  { key: 'theme', attribute: 'theme', action: 'svc:action:set-theme', check: themeProblem },
-  { key: 'colorScheme', attribute: 'color-scheme', action: 'svc:action:set-color-scheme', field: 'scheme', check: colorSchemeProblem },
-  { key: 'locale', attribute: 'locale', action: 'svc:action:set-locale', field: 'locale', check: localeProblem },
-  { key: 'filter', attribute: 'filter', action: 'svc:action:set-filter', field: 'filterUrlParameter', check: filterProblem },
+const STATE: ReadonlyArray<{ key: StateKey; action: ActionType; field?: string; check: (v: unknown) => string | undefined }> = [
+  { key: 'theme', action: 'svc:action:set-theme', check: themeProblem },
+  { key: 'colorScheme', action: 'svc:action:set-color-scheme', field: 'scheme', check: colorSchemeProblem },
+  { key: 'locale', action: 'svc:action:set-locale', field: 'locale', check: localeProblem },
+  { key: 'filter', action: 'svc:action:set-filter', field: 'filterUrlParameter', check: filterProblem },
 ];
 
 // The properties the embed URL is built from.
@@ -152,17 +152,17 @@ iframe{display:block;box-sizing:border-box;width:100%;height:100%;border:0}
   };
 
   static {
-    // What a property's change means for the session is decided at the assignment itself, not in Lit's update a
-    // microtask later: where a message may go must change when the host changes the URL. So Lit's accessors,
-    // once made, are wrapped.
+    // Whether a URL property's change ends the session is decided at the assignment itself, not in Lit's update a
+    // microtask later: where a message may go must change when the host changes the URL. So Lit's accessors of
+    // those properties, once made, are wrapped.
     this.finalize();
-    for (const name of [...URL_KEYS, ...STATE.map((e) => e.key)]) {
+    for (const name of URL_KEYS) {
       const lit = Object.getOwnPropertyDescriptor(this.prototype, name)!;
       Object.defineProperty(this.prototype, name, {
         ...lit,
         set(this: SvcEmbedElement, value: unknown) {
           lit.set!.call(this, value);
-          this.#assigned(name);
+          this.#assigned();
         },
       });
     }
@@ -304,9 +304,9 @@ iframe{display:block;box-sizing:border-box;width:100%;height:100%;border:0}
       : session === undefined ? typeof this.sessionProvider !== 'function' && 'or a sessionProvider is needed' : sessionProblem(session);
     if (problem) throw new TypeError(`${tag}.renewSession(session): session ${problem}`);
     const pending = this.#waiting.some((w) => w.renewal);
-    const done = this.#wait(true);
+    const done: Promise<unknown> = this.#wait(true);
     if (session !== undefined || !pending) this.#renew(session);
-    return done.then(() => {});
+    return done as Promise<void>;
   }
 
   override connectedCallback(): void {
@@ -345,7 +345,7 @@ iframe{display:block;box-sizing:border-box;width:100%;height:100%;border:0}
    * were. Defining this keeps the browser from calling disconnect and connect for such a move.
    * @internal
    */
-  connectedMoveCallback(): void {}
+  protected connectedMoveCallback(): void {}
 
   protected override createRenderRoot(): ShadowRoot {
     const root = super.createRenderRoot() as ShadowRoot;
@@ -389,33 +389,31 @@ iframe{display:block;box-sizing:border-box;width:100%;height:100%;border:0}
   }
 
   protected override updated(changed: PropertyValues): void {
-    for (const { key, attribute, action } of STATE) {
-      const value = this.#values[key];
-      if (!changed.has(key) || !value) continue;
-      if (value.problem) console.warn(`${tag}: ignoring ${attribute}: ${value.problem}`);
+    for (const entry of STATE) {
+      const { key, action } = entry;
+      if (!changed.has(key)) continue;
+      const value = (this.#values[key] = this.#check(entry));
+      if (!value) continue;
+      // Named by the attribute: `color-scheme` is Lit's declared one; the others are their property names.
+      if (value.problem) console.warn(`${tag}: ignoring ${SvcEmbedElement.elementProperties.get(key)!.attribute || key}: ${value.problem}`);
       else if (this.#state === 'ready') this.#post(action, value.payload!);
     }
   }
 
-  /** A URL or state property was assigned, by the host or from an attribute. */
-  #assigned(name: PropertyKey) {
-    if (URL_KEYS.includes(name)) {
-      // The renewed session lasts while the host's session value stays the one it replaced.
-      if (this.#renewed && hostSession(this) !== this.#renewed.replaced) this.#renewed = undefined;
-      // A host change wins, completely: the session and any renewal end, and what was held for them is dropped.
-      if (this.#state !== 'pending' && keyOf(this.#resolve()) !== this.#key) {
-        if (this.#state !== 'idle') this.#queue = [];
-        this.#restore = undefined;
-        this.#end();
-        this.#to('pending');
-      }
-    } else {
-      const entry = STATE.find((e) => e.key === name);
-      if (entry) this.#values[entry.key] = this.#check(entry);
+  /** A URL property was assigned, by the host or from an attribute. */
+  #assigned() {
+    // The renewed session lasts while the host's session value stays the one it replaced.
+    if (this.#renewed && hostSession(this) !== this.#renewed.replaced) this.#renewed = undefined;
+    // A host change wins, completely: the session and any renewal end, and what was held for them is dropped.
+    if (this.#state !== 'pending' && keyOf(this.#resolve()) !== this.#key) {
+      if (this.#state !== 'idle') this.#queue = [];
+      this.#restore = undefined;
+      this.#end();
+      this.#to('pending');
     }
   }
 
-  /** The current value of a state property, checked, with the payload to send taken now. */
+  /** The current value of a state property, checked, with the payload to send: a copy taken now. */
   #check({ key, field, check }: (typeof STATE)[number]): { payload?: object; problem?: string } | undefined {
     const value = this[key];
     if (value == null) return undefined;
