@@ -13,9 +13,11 @@
 // (its relative path is rewritten for the bundle's place). Every bundled module keeps its own
 // import.meta.url, so that paths relative to it (main.js reads ../../package.json) still hold.
 import { dirname, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 const file = 'dist/cli.js';
 const dist = resolve('dist');
+const protocolDist = dirname(fileURLToPath(import.meta.resolve('@svc-embed/protocol')));
 const here = dirname(resolve(file));
 const relativeUrl = (path) => {
   const rel = relative(here, path).split('\\').join('/');
@@ -29,9 +31,11 @@ export default {
     name: 'cli-bundle',
     resolveId(source, importer) {
       if (!importer) return null;
+      // The protocol package is bundled too: its rules are the client's, and one file loads fastest.
+      if (source === '@svc-embed/protocol') return fileURLToPath(import.meta.resolve(source));
       if (!source.startsWith('.')) return { id: source, external: true };
       const path = resolve(dirname(importer), source);
-      if (path.startsWith(`${dist}/`)) return null;
+      if (path.startsWith(`${dist}/`) || path.startsWith(`${protocolDist}/`)) return null;
       // 'absolute': rollup keeps this id as it is, instead of renormalising it.
       return { id: relativeUrl(path), external: 'absolute' };
     },

@@ -3,6 +3,7 @@
 // tenant origins (/config.json) and fresh demo sessions (/session), and nothing else of the repo.
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import mount from 'koa-mount';
 import Router from '@koa/router';
@@ -60,7 +61,8 @@ export async function startHost({ port = 0, host = 'localhost', tenantOrigin = `
   const app = createApp('demo host');
   app.use(mount('/demo/host', serveDir(dir('./'), { extensions: ['.js', '.css', '.html'] })));
   app.use(mount('/cdn', serveDir(dir('../../cdn/'), { extensions: ['.js', '.js.map'] })));
-  app.use(mount('/dist/protocol', serveDir(dir('../../dist/protocol/'), { extensions: ['.js'] })));
+  // The protocol package's compiled module, for the page's own imports (filterParam).
+  app.use(mount('/dist/protocol', serveDir(dirname(fileURLToPath(import.meta.resolve('@svc-embed/protocol'))), { extensions: ['.js'] })));
   app.use(chain(router.routes(), router.allowedMethods()));
   return listen(app, { port, host });
 }

@@ -24,8 +24,8 @@ function oldest(paths) {
   return Math.min(...paths.map((p) => (existsSync(p) ? statSync(p).mtimeMs : 0)));
 }
 
-const outputs = [join(root, 'dist/index.js'), join(root, 'dist/protocol/index.js'), join(root, 'cdn/svc-embed.min.js')];
-if (oldest(outputs) < newest(join(root, 'src'))) {
+const outputs = [join(root, 'dist/index.js'), join(root, 'packages/protocol/dist/index.js'), join(root, 'cdn/svc-embed.min.js')];
+if (oldest(outputs) < Math.max(newest(join(root, 'src')), newest(join(root, 'packages/protocol/src')))) {
   console.log('[start] building (dist/ or cdn/ is missing or older than src/)…');
   const { status } = spawnSync('npm', ['run', '--silent', 'build'], { cwd: root, stdio: 'inherit' });
   if (status !== 0) {

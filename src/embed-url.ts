@@ -1,4 +1,4 @@
-import { sessionProblem } from './protocol/validate.js';
+import { isLoopbackHost, publicIdProblem, sessionProblem } from '@svc-embed/protocol';
 
 /** Why a configuration was refused: the `reason` of `svc-config-error`. Codes are API; messages are not. */
 export type ConfigErrorReason =
@@ -22,8 +22,6 @@ export interface EmbedUrlInput {
 }
 
 export type EmbedUrlResult = { url: string; origin: string } | { reason: ConfigErrorReason; message: string };
-
-const isLoopback = (host: string) => host === 'localhost' || host === '[::1]' || /^127(\.\d{1,3}){3}$/.test(host);
 
 const refuse = (reason: ConfigErrorReason, message: string) => ({ reason, message: `<svc-embed>: ${message}` });
 
@@ -58,11 +56,8 @@ export function resolveEmbedUrl(input: EmbedUrlInput, renewed?: string): EmbedUr
     if (origin === 'null' || origin !== tenantOrigin.replace(/\/$/, '')) {
       return refuse('invalid-tenant-origin', 'tenant-origin must be a bare origin such as https://acme.example.com');
     }
-    // One path segment of unreserved characters: no "/", "\\", "?", "#", "%" or controls, and never "." or
-    // "..", which the URL parser resolves (encodeURIComponent leaves dots alone; "%2e" resolves the same way).
-    if (!/^[\w.~-]{1,256}$/.test(publicId) || /^\.\.?$/.test(publicId)) {
-      return refuse('invalid-public-id', 'public-id must be 1-256 of A-Z a-z 0-9 - _ . ~, not "." or ".."');
-    }
+    const idProblem = publicIdProblem(publicId);
+    if (idProblem) return refuse('invalid-public-id', `public-id ${idProblem}`);
     const problem = session && sessionProblem(session);
     if (problem) return refuse('invalid-session', `session ${problem}`);
     src = `${origin}/embed/dashboard/${publicId}${session ? `?session=${encodeURIComponent(session)}` : ''}`;
@@ -76,7 +71,7 @@ export function resolveEmbedUrl(input: EmbedUrlInput, renewed?: string): EmbedUr
       : refuse('relative-url', 'src must be an absolute https: URL');
   }
   const { protocol, hostname } = url;
-  if (protocol === 'http:' && !isLoopback(hostname)) {
+  if (protocol === 'http:' && !isLoopbackHost(hostname)) {
     return refuse('insecure-protocol', 'src must use https: (http: only on localhost, 127.0.0.0/8, [::1])');
   }
   if (protocol !== 'https:' && protocol !== 'http:') {

@@ -1,4 +1,4 @@
-import type { ActionPayloadMap, ActionType, EventDetail, EventRejection, EventType } from './protocol/types.js';
+import type { ActionPayloadMap, ActionType, EventDetail, EventRejection, EventType } from '@svc-embed/protocol';
 import type { ConfigErrorReason } from './embed-url.js';
 
 /** The `detail` of every re-dispatched embed event: the validated envelope, with a fresh payload. */

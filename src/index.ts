@@ -9,4 +9,4 @@ export { SvcEmbedElement } from './svc-embed.js';
 export { SvcEmbedError } from './error.js';
 export type * from './events.js';
 export type { ConfigErrorReason } from './embed-url.js';
-export * from './protocol/index.js';
+export * from '@svc-embed/protocol';

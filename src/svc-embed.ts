@@ -1,10 +1,10 @@
 import { ReactiveElement, css } from '@lit/reactive-element';
 import type { CSSResult, PropertyValues } from '@lit/reactive-element';
-import { EVENT_TYPES, SOURCE, domEventName } from './protocol/constants.js';
-import type { ActionPayloadMap, ActionType, AnyEventDetail, EmbedTheme } from './protocol/types.js';
 import {
-  colorSchemeProblem, filterProblem, isPlainObject, localeProblem, pathProblem, readEvent, sessionProblem, themeProblem,
-} from './protocol/validate.js';
+  EVENT_TYPES, SOURCE, colorSchemeProblem, domEventName, filterProblem, isPlainObject, localeProblem, pathProblem, readEvent,
+  sessionProblem, themeProblem,
+} from '@svc-embed/protocol';
+import type { ActionPayloadMap, ActionType, AnyEventDetail, EmbedTheme } from '@svc-embed/protocol';
 import { hostSession, resolveEmbedUrl } from './embed-url.js';
 import { SvcEmbedError } from './error.js';
 import type { EmbedUrlResult } from './embed-url.js';

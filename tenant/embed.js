@@ -4,13 +4,12 @@
 // The static assets and the protocol module are mounted by index.js, each from its own directory.
 import { readFile } from 'node:fs/promises';
 import Router from '@koa/router';
-import { parseFilterParam } from '../dist/protocol/index.js';
+import { SURFACES, parseFilterParam, publicIdProblem } from '@svc-embed/protocol';
 import { chain } from './http.js';
 import { DASHBOARDS, VIEWS, answer, runWidget } from './datasets.js';
 import { createSessions } from './sessions.js';
 
 const SHELL = new URL('./embed.html', import.meta.url);
-const PUBLIC_ID = /^[A-Za-z0-9_-]{1,64}$/;
 
 const CSP = (frameAncestors) => [
   "default-src 'self'", "script-src 'self'", "style-src 'self'", "img-src 'self' data:", "connect-src 'self'",
@@ -65,7 +64,7 @@ export async function embedRoutes({ allowOrigins, latency }) {
   async function bootstrap(ctx) {
     const surface = single(ctx, 'surface');
     const publicId = single(ctx, 'publicId');
-    if (!['dashboard', 'app', 'chat'].includes(surface)) throw new EmbedError(400, 'BadRequest', 'surface: must be dashboard, app or chat');
+    if (!SURFACES.includes(surface)) throw new EmbedError(400, 'BadRequest', `surface: must be ${SURFACES.join(', ')}`);
     const s = session(ctx);
     let dashboard;
     if (surface === 'dashboard') {
@@ -143,7 +142,7 @@ export async function embedRoutes({ allowOrigins, latency }) {
     ctx.type = 'html';
     ctx.body = shell;
   };
-  pages.get('/embed/dashboard/:publicId', (ctx, next) => (PUBLIC_ID.test(ctx.params.publicId) ? page(ctx) : next()));
+  pages.get('/embed/dashboard/:publicId', (ctx, next) => (publicIdProblem(ctx.params.publicId) ? next() : page(ctx)));
   pages.get('/embed/app', page).get('/embed/chat', page);
 
   return {

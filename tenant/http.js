@@ -9,17 +9,17 @@ import { realpath } from 'node:fs/promises';
 import { join, sep } from 'node:path';
 import Koa from 'koa';
 import { send } from '@koa/send';
+import { isLoopbackHost, replaceUnsafe } from '@svc-embed/protocol';
 
 // Browsers and common tools send far less; beyond this a URL is a probe, not a page.
 const MAX_URL_LENGTH = 8192;
-const LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1', '[::1]']);
 const TEXT = 'text/plain; charset=utf-8';
 // A client that went away mid-response, or a connection dropped by close(): nothing the server did wrong.
 const GONE = ['ECONNRESET', 'EPIPE', 'ERR_STREAM_PREMATURE_CLOSE'];
 
 /** Control, bidirectional and separator characters shown as `?`, so a logged path cannot forge lines. */
 export function printable(value, max = 200) {
-  const s = String(value).replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, '?');
+  const s = replaceUnsafe(String(value), '?');
   return s.length > max ? `${s.slice(0, max)}…` : s;
 }
 
@@ -37,7 +37,7 @@ function hostAllowed(req) {
   if (!values || values.length !== 1) return 'one Host header is required';
   const m = /^(\[[0-9a-f:.]+\]|[a-z0-9.-]+):([0-9]{1,5})$/.exec(values[0].toLowerCase());
   if (!m || m[2] !== String(req.socket.localPort)) return false;
-  if (LOOPBACK_NAMES.has(m[1])) return true;
+  if (isLoopbackHost(m[1])) return true;
   const local = (req.socket.localAddress ?? '').replace(/^::ffff:(?=\d+\.)/, '');
   return isIP(local) !== 0 && m[1] === (isIP(local) === 6 ? `[${local}]` : local);
 }

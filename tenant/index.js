@@ -1,6 +1,7 @@
 // svc-embed/tenant: the simulated tenant, one loopback origin serving the embed surfaces (dashboard,
 // app, chat), their data API, and the REST and SCIM endpoints, with the seeded data and demo keys.
 // `npm start` and `svc-embed tenant` both run it through startTenant.
+import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isIP } from 'node:net';
 import mount from 'koa-mount';
@@ -12,8 +13,8 @@ import { DEFAULT_ALLOW_ORIGINS, parseAllowedOrigin } from './public/origins.js';
 export { DEFAULT_ALLOW_ORIGINS };
 
 const PUBLIC_DIR = fileURLToPath(new URL('./public/', import.meta.url));
-// The compiled protocol module (npm run build; shipped in the package) that the embed's scripts import.
-const PROTOCOL_DIR = fileURLToPath(new URL('../dist/protocol/', import.meta.url));
+// The protocol package's compiled module, which the embed's scripts import.
+const PROTOCOL_DIR = dirname(fileURLToPath(import.meta.resolve('@svc-embed/protocol')));
 const OPTIONS = ['port', 'host', 'allowOrigins', 'latency'];
 const HOST_NAME = /^(?=.{1,253}$)[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/;
 

@@ -3,12 +3,10 @@
 // data layer; credentials are never echoed.
 import { randomUUID } from 'node:crypto';
 import Router from '@koa/router';
+import { SCIM_ERROR, SCIM_LIST_RESPONSE, SCIM_USER } from '@svc-embed/protocol';
 import { chain, printable } from './http.js';
 import { CREDENTIALS, SCIM_USERS, recipientsOf } from './seed.js';
 
-const SCIM_ERROR = 'urn:ietf:params:scim:api:messages:2.0:Error';
-const SCIM_LIST = 'urn:ietf:params:scim:api:messages:2.0:ListResponse';
-const SCIM_USER_SCHEMA = 'urn:ietf:params:scim:schemas:core:2.0:User';
 // RFC 6750 b64token: anything else (spaces, control characters, quotes) is a malformed credential.
 const TOKEN = /^[A-Za-z0-9\-._~+/]+=*$/;
 const SAFE_REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
@@ -115,7 +113,7 @@ function listRecipients(ctx) {
 
 function scimUser(user, origin) {
   return {
-    schemas: [SCIM_USER_SCHEMA],
+    schemas: [SCIM_USER],
     id: user.id,
     externalId: user.externalId,
     userName: user.userName,
@@ -169,7 +167,7 @@ function listScimUsers(ctx) {
   }
   const page = users.slice(startIndex - 1, startIndex - 1 + count);
   scimBody(ctx, {
-    schemas: [SCIM_LIST],
+    schemas: [SCIM_LIST_RESPONSE],
     totalResults: users.length,
     startIndex,
     itemsPerPage: page.length,

@@ -5,6 +5,8 @@
 //   demo-<tenant>[-<rest>]          signed for <tenant>
 //   anything else, or repeated      invalid
 
+import { sessionProblem } from '@svc-embed/protocol';
+
 const EXPIRED = { ok: false, name: 'SessionExpiredError', message: 'The embed session has expired. Ask the host application for a new session.' };
 const INVALID = { ok: false, name: 'InvalidSessionError', message: 'The embed session is not valid.' };
 const TTL = /^demo-([A-Za-z0-9]{1,32})-ttl([0-9]{1,5})(?:-[A-Za-z0-9_-]{1,40})?$/;
@@ -19,6 +21,8 @@ export function parseSession(raw) {
   if (raw.length === 0) return { ok: true, mode: 'private', embedTenant: null };
   if (raw.length > 1) return { ...INVALID, message: 'The embed session is not valid: it was given more than once.' };
   const [value] = raw;
+  // A session the element refuses (a control character, a lone surrogate) is refused here too.
+  if (sessionProblem(value)) return INVALID;
   if (value === 'expired') return EXPIRED;
   const ttl = TTL.exec(value);
   if (ttl) {

@@ -12,7 +12,7 @@ const TYPES = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; ch
 
 async function files() {
   const map = new Map();
-  for (const [prefix, dir] of [['/', 'bench/pages'], ['/cdn/', 'cdn'], ['/protocol/', 'dist/protocol']]) {
+  for (const [prefix, dir] of [['/', 'bench/pages'], ['/cdn/', 'cdn'], ['/protocol/', 'packages/protocol/dist']]) {
     for (const name of await readdir(join(root, dir)).catch(() => [])) {
       const type = TYPES[name.slice(name.lastIndexOf('.'))];
       if (type) map.set(prefix + name, { path: join(root, dir, name), type });

@@ -2,6 +2,7 @@
  * One GET with timeout, abort, bounded retries and response checks. Holds no credential itself: the
  * caller passes the Authorization value per request and a redaction function built by the client.
  */
+import { SCIM_ERROR } from '@svc-embed/protocol';
 import { SvcApiError, statusMeaning } from './errors.js';
 import type { SvcApiErrorInit } from './errors.js';
 import { ELLIPSIS, replaceUnsafe } from './text.js';
@@ -41,7 +42,6 @@ export interface JsonResult {
 
 const RETRY_STATUSES = new Set([429, 502, 503, 504]);
 const REQUEST_ID_HEADERS = ['x-request-id', 'request-id', 'x-correlation-id', 'x-amzn-requestid', 'x-amz-request-id'];
-const SCIM_ERROR = 'urn:ietf:params:scim:api:messages:2.0:Error';
 /** Error bodies are read only this far, then the rest is cancelled: they are explanations, not data. */
 const MAX_ERROR_BODY = 64 * 1024;
 /** A successful response larger than this is refused (INVALID_RESPONSE) instead of filling the memory. */

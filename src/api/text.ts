@@ -1,21 +1,9 @@
+import { UNSAFE_CHARS, replaceUnsafe } from '@svc-embed/protocol';
+
 /**
  * Text from a server, made safe to show: shared by the client's error messages and the CLI's table,
  * CSV and JSON output, so that all of them treat the same characters.
  */
-
-/**
- * DEL and the C1 controls, the Unicode line and paragraph separators, and the bidirectional controls
- * (ALM U+061C, LRM/RLM U+200E-U+200F, embeddings and overrides U+202A-U+202E, isolates
- * U+2066-U+2069). `JSON.stringify` leaves all of these raw.
- */
-const BEYOND_C0 = '\\u007f-\\u009f\\u061c\\u200e\\u200f\\u2028\\u2029\\u202a-\\u202e\\u2066-\\u2069';
-
-/**
- * The C0 controls and everything above: server text must not move the cursor, recolour, break a log
- * line, or reorder what a terminal or a log viewer displays.
- */
-const UNSAFE = new RegExp(`[\\u0000-\\u001f${BEYOND_C0}]`, 'g');
-const RAW_IN_JSON = new RegExp(`[${BEYOND_C0}]`, 'g');
 
 /**
  * The ellipsis that ends cut text, as an escape: this file and the others of api/ and cli/ are ASCII,
@@ -23,10 +11,9 @@ const RAW_IN_JSON = new RegExp(`[${BEYOND_C0}]`, 'g');
  */
 export const ELLIPSIS = '\u2026';
 
-/** Replaces every control, separator or bidi control character of `text` with `replacement`. */
-export function replaceUnsafe(text: string, replacement: string): string {
-  return text.replace(UNSAFE, replacement);
-}
+// Server text must not move the cursor, recolour, break a log line, or reorder what a terminal or a log viewer
+// displays: the unsafe characters are the protocol's rule, shared with the element and the tenant.
+export { replaceUnsafe };
 
 /**
  * `JSON.stringify` output with the unsafe characters it leaves raw written as `\uXXXX` escapes
@@ -34,5 +21,9 @@ export function replaceUnsafe(text: string, replacement: string): string {
  * escapes the C0 controls inside strings; outside strings there is only its own whitespace.)
  */
 export function escapeUnsafeJson(json: string): string {
-  return json.replace(RAW_IN_JSON, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  // A C0 control outside a string is JSON's own whitespace (indentation); inside one, JSON.stringify has escaped it,
+  // and lone surrogates too.
+  return json.replace(UNSAFE_ALL, (c) => (c < ' ' ? c : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`));
 }
+
+const UNSAFE_ALL = new RegExp(UNSAFE_CHARS.source, 'gu');

@@ -2,6 +2,7 @@
  * Input checks (thrown as TypeError/RangeError before any request) and response checks (thrown as
  * SvcApiError with code INVALID_RESPONSE, naming the field).
  */
+import { SCIM_LIST_RESPONSE, isLoopbackHost, isPlainObject } from '@svc-embed/protocol';
 import { SvcApiError } from './errors.js';
 import type {
   NotificationRecipient, NotificationRecipientsListResponse, PageInfo, ScimAuthScheme, ScimListResponse, ScimUser,
@@ -18,13 +19,8 @@ export const MAX_RETRIES = 10;
 /** `setTimeout` overflows above this and fires at once. */
 const MAX_TIMER_MS = 2_147_483_647;
 
-// Loopback only: 'localhost', the IPv4 loopback block, the IPv6 loopback. WHATWG URL parsing has
-// already canonicalised forms such as 127.1 or 0x7f.0.0.1 to dotted decimal, and IPv6 to '[::1]'.
-const LOOPBACK_V4 = /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/;
-
-function isLoopbackHost(hostname: string): boolean {
-  return hostname === 'localhost' || hostname === '[::1]' || LOOPBACK_V4.test(hostname);
-}
+// Loopback only (the protocol's rule): WHATWG URL parsing has already canonicalised forms such as 127.1 or
+// 0x7f.0.0.1 to dotted decimal, and IPv6 to '[::1]'.
 
 /**
  * Checks a base address and returns it without trailing slashes, e.g. `https://acme.example.com/api`.
@@ -142,13 +138,6 @@ export function checkParams(value: unknown, method: string, required: boolean): 
 // ---------------------------------------------------------------------------------------------
 // Responses
 
-/** A plain JSON object (JSON.parse never gives class instances, but injected fetches might). */
-function isObject(value: unknown): value is Record<string, unknown> {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
-  const proto = Object.getPrototypeOf(value);
-  return proto === Object.prototype || proto === null;
-}
-
 function invalid(field: string, expected: string): never {
   throw new SvcApiError(`Invalid response: ${field} must be ${expected}`, {
     code: 'INVALID_RESPONSE', status: 200, field,
@@ -163,7 +152,7 @@ const RECIPIENT_KEYS = ['type', 'userId', 'email', 'username', 'embedUserId', 'e
 
 /**
  * Whether reading a recipient field of a plain object can find only the object's own property. Its
- * prototype is Object.prototype or null (isObject), so this holds unless some code in the process put
+ * prototype is Object.prototype or null (isPlainObject; JSON.parse makes this realm's), so this holds unless some code in the process put
  * one of the field names on Object.prototype (prototype pollution). Then each item is read from a copy
  * of its own properties without a prototype. Checked once per page: reading JSON data runs no code,
  * so the prototype cannot change while the page is checked.
@@ -187,7 +176,7 @@ function int(v: unknown, key: string, index: number): number | null {
 }
 
 function parseRecipient(value: unknown, index: number, ownOnly: boolean): NotificationRecipient {
-  if (!isObject(value)) invalid(`items[${index}]`, 'an object');
+  if (!isPlainObject(value)) invalid(`items[${index}]`, 'an object');
   const item: Record<string, unknown> = ownOnly ? value : Object.assign(Object.create(null), value);
   const type = item.type;
   if (typeof type !== 'string' || type === '') invalid(`items[${index}].type`, 'a non-empty string');
@@ -224,14 +213,14 @@ function parseCursor(info: Record<string, unknown>, key: string): string | null 
 
 /** Checks one `getRecipients` page (spec 2.1-2.3) and returns a fresh, normalised copy. */
 export function parseRecipientsPage(body: unknown): NotificationRecipientsListResponse {
-  if (!isObject(body)) invalid('body', 'a JSON object');
+  if (!isPlainObject(body)) invalid('body', 'a JSON object');
   if (!Array.isArray(body.items)) invalid('items', 'an array');
   const ownOnly = ownFieldsOnly();
   const items = body.items.map((item, i) => parseRecipient(item, i, ownOnly));
   let pageInfo: PageInfo | null = null;
   if (Object.hasOwn(body, 'pageInfo') && body.pageInfo !== null) {
     const info = body.pageInfo;
-    if (!isObject(info)) invalid('pageInfo', 'an object or null');
+    if (!isPlainObject(info)) invalid('pageInfo', 'an object or null');
     if (typeof info.hasNextPage !== 'boolean') invalid('pageInfo.hasNextPage', 'a boolean');
     if (typeof info.hasPreviousPage !== 'boolean') invalid('pageInfo.hasPreviousPage', 'a boolean');
     pageInfo = {
@@ -242,7 +231,6 @@ export function parseRecipientsPage(body: unknown): NotificationRecipientsListRe
   return { items, pageInfo };
 }
 
-const LIST_RESPONSE = 'urn:ietf:params:scim:api:messages:2.0:ListResponse';
 
 function optionalInt(body: Record<string, unknown>, key: string, min: number): number | undefined {
   if (!Object.hasOwn(body, key)) return undefined;
@@ -252,7 +240,7 @@ function optionalInt(body: Record<string, unknown>, key: string, min: number): n
 }
 
 function parseScimUser(value: unknown, at: string): ScimUser {
-  if (!isObject(value)) invalid(at, 'an object');
+  if (!isPlainObject(value)) invalid(at, 'an object');
   if (typeof value.id !== 'string' || value.id === '') invalid(`${at}.id`, 'a non-empty string');
   if (typeof value.userName !== 'string') invalid(`${at}.userName`, 'a string');
   for (const key of ['externalId', 'displayName'] as const) {
@@ -263,7 +251,7 @@ function parseScimUser(value: unknown, at: string): ScimUser {
     const emails = value.emails;
     if (!Array.isArray(emails)) invalid(`${at}.emails`, 'an array');
     emails.forEach((e, i) => {
-      if (!isObject(e)) invalid(`${at}.emails[${i}]`, 'an object');
+      if (!isPlainObject(e)) invalid(`${at}.emails[${i}]`, 'an object');
       if (Object.hasOwn(e, 'value') && typeof e.value !== 'string') invalid(`${at}.emails[${i}].value`, 'a string');
     });
   }
@@ -275,10 +263,10 @@ function parseScimUser(value: unknown, at: string): ScimUser {
  * missing `startIndex`/`itemsPerPage` are filled in from the request and the page.
  */
 export function parseScimList(body: unknown, requestedStart: number): ScimListResponse {
-  if (!isObject(body)) invalid('body', 'a JSON object');
+  if (!isPlainObject(body)) invalid('body', 'a JSON object');
   if (Object.hasOwn(body, 'schemas')) {
     const schemas = body.schemas;
-    if (!Array.isArray(schemas) || !schemas.includes(LIST_RESPONSE)) invalid('schemas', `an array containing "${LIST_RESPONSE}"`);
+    if (!Array.isArray(schemas) || !schemas.includes(SCIM_LIST_RESPONSE)) invalid('schemas', `an array containing "${SCIM_LIST_RESPONSE}"`);
   }
   const totalResults = optionalInt(body, 'totalResults', 0);
   if (totalResults === undefined) invalid('totalResults', 'an integer >= 0');
@@ -289,7 +277,7 @@ export function parseScimList(body: unknown, requestedStart: number): ScimListRe
   }
   const users = resources.map((r, i) => parseScimUser(r, `Resources[${i}]`));
   return {
-    schemas: [LIST_RESPONSE],
+    schemas: [SCIM_LIST_RESPONSE],
     totalResults,
     startIndex: optionalInt(body, 'startIndex', 1) ?? requestedStart,
     itemsPerPage: optionalInt(body, 'itemsPerPage', 0) ?? users.length,

@@ -12,9 +12,8 @@
  * @packageDocumentation
  */
 import '../define.js';
-import { SURFACES, domEventName } from '../protocol/constants.js';
-import { buildEvent, isPlainObject } from '../protocol/validate.js';
-import type { EventEnvelope, EventPayloadMap, EventType, ReadyPayload, Surface } from '../protocol/types.js';
+import { SURFACES, buildEvent, domEventName, isPlainObject } from '@svc-embed/protocol';
+import type { EventEnvelope, EventPayloadMap, EventType, ReadyPayload, Surface } from '@svc-embed/protocol';
 import type { SvcActionDetail, SvcEvent, SvcMessageRejectedDetail } from '../events.js';
 import type { SvcEmbedElement } from '../svc-embed.js';
 import { framePoster } from './frame.js';

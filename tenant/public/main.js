@@ -1,6 +1,6 @@
 // The simulated embed: one page for the dashboard, app and chat surfaces. It verifies the session,
 // says ready, then renders its surface and applies the host's actions.
-import { parseFilterParam } from '/embed/protocol/index.js';
+import { parseFilterParam, publicIdProblem } from '/embed/protocol/index.js';
 import { whenSessionExpires } from './api.js';
 import { h } from './dom.js';
 import { createBridge } from './bridge.js';
@@ -10,9 +10,10 @@ import { STRINGS, fmtDate, fmtTime, onLocale, setLocale, t } from './i18n.js';
 
 const root = document.getElementById('root');
 const params = new URLSearchParams(location.search);
-const match = /^\/embed\/(?:dashboard\/([A-Za-z0-9_-]{1,64})|(app|chat))\/?$/.exec(location.pathname);
+// The public-id rule is the element's own (the tenant serves only ids it accepts).
+const match = /^\/embed\/(?:dashboard\/([^/]+)|(app|chat))\/?$/.exec(location.pathname);
 const surface = match?.[1] ? 'dashboard' : match?.[2] ?? 'dashboard';
-const publicId = match?.[1];
+const publicId = match?.[1] && !publicIdProblem(match[1]) ? match[1] : undefined;
 // A repeated session is passed on as it came, so the tenant can refuse it: reading the first one
 // (or none) would turn an ambiguous URL into a valid session, or into private mode.
 const sessions = params.getAll('session');

@@ -45,12 +45,12 @@ describe('README quick start', () => {
     ]);
   });
 
-  it('imports the protocol module from dist/ as the README shows, with no bundling', async () => {
+  it('imports the protocol package from its dist/ as the README shows, with no bundling', async () => {
     const readme = await (await fetch('/README.md')).text();
-    const url = /import \{ filterParam \} from '(https:\/\/unpkg\.com\/svc-embed\/dist\/protocol\/index\.js)'/.exec(readme)![1];
-    const protocol = await import(url.replace('https://unpkg.com/svc-embed', '') as string);
+    const url = /import \{ filterParam \} from '(https:\/\/unpkg\.com\/@svc-embed\/protocol\/dist\/index\.js)'/.exec(readme)![1];
+    const protocol = await import(url.replace('https://unpkg.com/@svc-embed/protocol', '/packages/protocol') as string);
     expect(protocol.filterParam('orders', 'status', 'shipped')).to.equal('f_orders.status={"value":"shipped"}');
-    const pkg = await (await fetch('/package.json')).json();
-    expect(pkg.files).to.include('dist/');
+    const pkg = await (await fetch('/packages/protocol/package.json')).json();
+    expect([pkg.name, pkg.files]).to.deep.equal(['@svc-embed/protocol', ['dist/']]);
   });
 });

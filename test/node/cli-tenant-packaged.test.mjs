@@ -32,10 +32,14 @@ before(async () => {
   const packed = await sh('npm', ['pack', '--json', '--pack-destination', dir], root);
   assert.equal(packed.code, 0, packed.stderr);
   [tarball] = JSON.parse(packed.stdout);
+  // svc-embed depends on the protocol package of this repository: its tarball is installed beside it.
+  const protocol = await sh('npm', ['pack', '--json', '--pack-destination', dir, '-w', '@svc-embed/protocol'], root);
+  assert.equal(protocol.code, 0, protocol.stderr);
+  const [protocolTarball] = JSON.parse(protocol.stdout);
   project = join(dir, 'app');
   await sh('mkdir', ['-p', project], dir);
   writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'packaged-check', private: true, type: 'module' }));
-  const installed = await sh('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', join(dir, tarball.filename)], project);
+  const installed = await sh('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', join(dir, tarball.filename), join(dir, protocolTarball.filename)], project);
   assert.equal(installed.code, 0, installed.stderr);
 });
 
@@ -52,7 +56,7 @@ after(() => {
 
 test('the tarball holds the testing helpers, the tenant command and the tenant; its sizes', (t) => {
   const files = tarball.files.map((f) => f.path);
-  for (const path of ['dist/testing/index.js', 'dist/testing/index.d.ts', 'dist/testing/frame.js', 'dist/cli/commands/tenant.js', 'tenant/index.js', 'dist/protocol/index.js']) {
+  for (const path of ['dist/testing/index.js', 'dist/testing/index.d.ts', 'dist/testing/frame.js', 'dist/cli/commands/tenant.js', 'tenant/index.js', 'dist/protocol.js']) {
     assert.ok(files.includes(path), path);
   }
   assert.deepEqual(files.filter((f) => /^(src|test|demo|scripts)\//.test(f)), []);

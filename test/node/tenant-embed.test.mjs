@@ -3,7 +3,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTenant } from '../../tenant/index.js';
-import { filterParam } from '../../dist/protocol/index.js';
+import { filterParam } from '@svc-embed/protocol';
 import { filterRows } from '../../tenant/datasets.js';
 import { createSessions, parseSession } from '../../tenant/sessions.js';
 
@@ -35,6 +35,12 @@ describe('surface pages', () => {
   test('unknown surfaces and odd public ids are 404', async () => {
     assert.equal((await get('/embed/nothing')).status, 404);
     assert.equal((await get('/embed/dashboard/a%2Fb')).status, 404);
+  });
+  test('the page is served for exactly the public ids the element accepts (the protocol\'s one rule)', async () => {
+    // The element accepts these (1-256 of A-Z a-z 0-9 - _ . ~); the tenant's own copy of the rule once refused the
+    // dots, tildes and ids over 64 characters.
+    for (const id of ['v1.2', 'a_b~c', 'x'.repeat(256), '...']) assert.equal((await get(`/embed/dashboard/${id}`)).status, 200, id);
+    for (const id of ['x'.repeat(257), '%2e%2e', 'a%20b', '%C3%BC']) assert.equal((await get(`/embed/dashboard/${id}`)).status, 404, id);
   });
   test('static assets and the protocol module are served', async () => {
     assert.equal((await get('/embed/static/main.js')).status, 200);

@@ -209,7 +209,7 @@ describe('the package entry', () => {
     assert.equal(result.status, 0, result.stderr);
     const files = JSON.parse(result.stdout)[0].files.map((f) => f.path);
     for (const f of ['tenant/index.js', 'tenant/index.d.ts', 'tenant/http.js', 'tenant/embed.html', 'tenant/public/bridge.js',
-      'tenant/public/origins.js', 'tenant/seed.js', 'dist/protocol/index.js', 'package.json']) {
+      'tenant/public/origins.js', 'tenant/seed.js', 'dist/protocol.js', 'package.json']) {
       assert.ok(files.includes(f), f);
     }
     assert.deepEqual(files.filter((f) => /^(test|demo|src|scripts)\//.test(f)), []);

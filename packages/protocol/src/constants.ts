@@ -30,6 +30,6 @@ export const DOWNLOAD_FORMATS = ['csv', 'xlsx', 'png', 'pdf'] as const;
 export const DOWNLOAD_TARGETS = ['widget', 'dashboard'] as const;
 export const AI_QUERY_STATUSES = ['submitted', 'completed', 'error'] as const;
 
-/** `svc:event:ready` → `svc-ready`: the DOM event name the element dispatches for a wire event. */
+/** `svc:event:ready` -> `svc-ready`: the DOM event name the element dispatches for a wire event. */
 export const domEventName = <T extends (typeof EVENT_TYPES)[number]>(type: T) =>
   `svc-${type.slice(10)}` as T extends `svc:event:${infer N}` ? `svc-${N}` : never;

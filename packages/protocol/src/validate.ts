@@ -6,6 +6,7 @@ import type {
   ActionPayloadMap, ActionType, AnyActionEnvelope, AnyEventDetail, AnyEventEnvelope, EventEnvelope, EventPayloadMap,
   EventRejection, EventType, Surface, Validated,
 } from './types.js';
+import { UNSAFE_CHARS } from './rules.js';
 
 // What a field may hold: a string, a finite number, a boolean, any value, or one of a list of strings. Each
 // kind is named by the words a refusal uses for it.
@@ -44,7 +45,7 @@ const EVENT_FIELDS: Record<EventType, Record<string, FieldRule>> = {
 };
 
 // The same table as a list of [name, kind, presence] per type: a loop over an array is faster than a
-// `for…in` with a lookup per field, on every message.
+// `for...in` with a lookup per field, on every message.
 const EVENT_FIELD_LISTS = Object.fromEntries(Object.entries(EVENT_FIELDS).map(([type, rules]) =>
   [type, Object.entries(rules).map(([name, [kind, presence = OPTIONAL]]) => [name, kind, presence] as const)]));
 
@@ -106,7 +107,7 @@ function checkEnvelope(data: unknown, direction: 'event' | 'action', types: read
 }
 
 /**
- * Reads an incoming event (embed → host) against spec 2.4 and 6 into `{type, surface, timestamp, payload}`,
+ * Reads an incoming event (embed -> host) against spec 2.4 and 6 into `{type, surface, timestamp, payload}`,
  * whose payload is a fresh object holding only the spec's fields, or into `{reason, type?}` saying why it is
  * refused. The reason names the field and the rule and never echoes message data; `type` is there only when it
  * is a known event type. Never throws.
@@ -132,7 +133,7 @@ export function readEvent(data: unknown): AnyEventDetail | EventRejection {
 }
 
 /**
- * Validates an incoming event (embed → host) against spec 2.4 and 6. On success `message` is a fresh
+ * Validates an incoming event (embed -> host) against spec 2.4 and 6. On success `message` is a fresh
  * envelope whose payload holds only the spec's fields. `type` is reported only when it is a known
  * event type, so a refusal never repeats attacker-chosen text.
  */
@@ -144,7 +145,7 @@ export function validateEvent(data: unknown): Validated<AnyEventEnvelope> {
 }
 
 /**
- * Builds a valid event envelope (embed → host), for the embed side; throws a TypeError naming the broken rule.
+ * Builds a valid event envelope (embed -> host), for the embed side; throws a TypeError naming the broken rule.
  * The payload must survive structured clone, as `postMessage` needs (a function, say, does not).
  */
 export function buildEvent<T extends EventType>(type: T, surface: Surface, payload: EventPayloadMap[T]): EventEnvelope<T> {
@@ -197,18 +198,6 @@ export function themeProblem(value: unknown): string | undefined {
   return problem && `must be plain JSON-like data: ${problem}`;
 }
 
-// C0 and C1 controls, DEL, line and paragraph separators, bidirectional controls, lone surrogates:
-// characters that change how a path is displayed, logged or parsed, and never belong in one.
-const UNSAFE_CHARS = /[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069]|\p{Cs}/u;
-/**
- * A session id: a non-empty, well-formed string (no lone surrogate) without control characters. Anything else
- * could not be put into a URL as it is, or would change how a log line reads.
- */
-export const sessionProblem = (value: unknown): string | undefined =>
-  typeof value === 'string' && value && !/[\x00-\x1f\x7f-\x9f]|\p{Cs}/u.test(value)
-    ? undefined
-    : 'must be a non-empty string without control characters or lone surrogates';
-
 // A "." or ".." segment, plain or percent-encoded: the URL parser resolves both, so "/a/%2e%2e" is "/".
 const DOT_SEGMENT = /(^|\/)(\.|%2e){1,2}(\/|[?#]|$)/i;
 
@@ -239,7 +228,7 @@ export interface ParsedFilter {
 /**
  * Parses `f_<semantic_view>.<dimension>=<JSON>`; the JSON must be an object with an own `value` key.
  * The JSON text is in URL-query form: a raw `&`, `#` or `+` is refused (it would end the parameter,
- * and `…&allowExport=true` would become a parameter of its own), and percent escapes are decoded.
+ * and `...&allowExport=true` would become a parameter of its own), and percent escapes are decoded.
  * Returns undefined for anything else.
  */
 export function parseFilterParam(param: unknown): ParsedFilter | undefined {
@@ -295,7 +284,7 @@ function ownPayload(type: ActionType, p: Record<string, unknown>): Record<string
 }
 
 /**
- * Validates an incoming action (host → embed), for the embed side. Actions never carry `surface`.
+ * Validates an incoming action (host -> embed), for the embed side. Actions never carry `surface`.
  * On success `message` is a fresh envelope.
  */
 export function validateAction(data: unknown): Validated<AnyActionEnvelope> {
@@ -311,7 +300,7 @@ export function validateAction(data: unknown): Validated<AnyActionEnvelope> {
 }
 
 /**
- * Builds an action envelope (host → embed) after checking its payload; throws a TypeError naming the
+ * Builds an action envelope (host -> embed) after checking its payload; throws a TypeError naming the
  * accepted form. The result is what `postMessage` sends, targeted at the tenant origin.
  */
 export function buildAction<T extends ActionType>(type: T, payload: ActionPayloadMap[T]) {

@@ -115,7 +115,7 @@ export interface EventRejection {
 /** Any valid event's detail, discriminated on `type`. */
 export type AnyEventDetail = { [T in EventType]: EventDetail<T> }[EventType];
 
-/** An event envelope, embed → host (spec 2.4): `surface` is always present. */
+/** An event envelope, embed -> host (spec 2.4): `surface` is always present. */
 export interface EventEnvelope<T extends EventType = EventType> {
   source: 'svc-embed';
   direction: 'event';
@@ -125,7 +125,7 @@ export interface EventEnvelope<T extends EventType = EventType> {
   surface: Surface;
 }
 
-/** An action envelope, host → embed (spec 2.4): never a `surface`. */
+/** An action envelope, host -> embed (spec 2.4): never a `surface`. */
 export interface ActionEnvelope<T extends ActionType = ActionType> {
   source: 'svc-embed';
   direction: 'action';
