@@ -1,6 +1,6 @@
 /**
  * The types behind the framework entries (`svc-embed/jsx`, `svc-embed/vue`, `svc-embed/svelte`,
- * `svc-embed/react`). Every one is derived from the element class and from `SvcEmbedEventMap`, so a new
+ * `@svc-embed/react`). Every one is derived from the element class and from `SvcEmbedEventMap`, so a new
  * property or event reaches every framework with no edit here.
  * @packageDocumentation
  */

@@ -3,7 +3,7 @@
  * namespace. Opt in with `"types": ["svc-embed/jsx"]` in tsconfig.json, or once with `import type {} from 'svc-embed/jsx'`.
  *
  * Both spellings type-check: `color-scheme="dark"` and `colorScheme="dark"`; handlers are `onsvc-ready={(e) => …}`,
- * the form React 19 and Preact listen to. With React 18, or any server-rendered React, use `svc-embed/react`.
+ * the form React 19 and Preact listen to. With React 18, or any server-rendered React, use `@svc-embed/react`.
  * @packageDocumentation
  */
 import type { SvcEmbedElement } from './svc-embed.js';

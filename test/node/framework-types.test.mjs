@@ -45,7 +45,7 @@ before(() => {
 });
 
 describe('framework typings', { concurrency: true }, () => {
-  test('React 19 JSX, Preact and the svc-embed/react wrapper (tsc)', async () => {
+  test('React 19 JSX, Preact and the @svc-embed/react wrapper (tsc)', async () => {
     const { status, output } = await run('typescript/bin/tsc', ['-p', 'test/types/frameworks/react']);
     assert.equal(status, 0, output);
   });

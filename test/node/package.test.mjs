@@ -51,9 +51,9 @@ test('the CDN bundles are within their 9,000-byte gzip budget and self-contained
   assert.throws(() => new vm.Script(readFileSync(new URL(files[0], root), 'utf8')), SyntaxError);
 });
 
-test('svc-embed/react imports in plain Node and renders on the server', () => {
+test('@svc-embed/react imports in plain Node and renders on the server', () => {
   const result = spawnSync(process.execPath, ['--input-type=module', '-e', `
-    const { SvcEmbed } = await import('svc-embed/react');
+    const { SvcEmbed } = await import('@svc-embed/react');
     const React = await import('react');
     const { renderToString } = await import('react-dom/server');
     console.log(renderToString(React.createElement(SvcEmbed, { src: 'https://acme.example.com/embed/dashboard/x', theme: { primaryColor: '#000' }, className: 'embed', onSvcReady() {} })));
@@ -63,13 +63,13 @@ test('svc-embed/react imports in plain Node and renders on the server', () => {
   assert.equal(result.stdout.trim(), '<svc-embed class="embed"></svc-embed>');
 });
 
-test('svc-embed/react finds the element\'s properties when another copy of the element defined the tag first', () => {
+test('@svc-embed/react finds the element\'s properties when another copy of the element defined the tag first', () => {
   // @lit/react sets as properties only the names on the class's prototype, which Lit puts there when it finalizes
   // the class: normally at definition, which the guarded define skips when the tag is taken.
   const result = spawnSync(process.execPath, ['--input-type=module', '-e', `
     const { ReactiveElement } = await import('@lit/reactive-element');
     customElements.define('svc-embed', class OtherCopy extends ReactiveElement {});
-    await import('svc-embed/react');
+    await import('@svc-embed/react');
     const { SvcEmbedElement } = await import('svc-embed');
     console.log(JSON.stringify([customElements.get('svc-embed') === SvcEmbedElement, 'theme' in SvcEmbedElement.prototype]));
   `], { cwd: root, encoding: 'utf8' });

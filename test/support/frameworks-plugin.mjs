@@ -2,7 +2,7 @@
 // - Serves each module under test/browser/fixtures/ as one browser bundle made by esbuild: React ships
 //   CommonJS only, Vue's template compiler wants build flags, and .svelte files need the Svelte compiler.
 //   The element's own modules (src/) stay out of the bundles and load as the other tests load them, so the page
-//   registers one element class. src/react.ts is the exception: it imports React, which only a bundle can give.
+//   registers one element class. @svc-embed/react is bundled: it imports React, which only a bundle can give.
 // - Renders a fixture on the server, in a Node process of its own (Lit's DOM shim and the frameworks stay out of
 //   this one), as a framework's server would: GET /__frameworks/ssr/<name>?props=<JSON> runs
 //   fixtures/<name>-server.ts(x), which prints the HTML.
@@ -30,13 +30,17 @@ const svelte = (generate) => ({
   },
 });
 
-/** Leaves the element's modules to the dev server (by the URL the other tests load them from). */
+/**
+ * Leaves the element's modules to the dev server (by the URL the other tests load them from), whether a fixture
+ * imports them by path or, as @svc-embed/react does, by the package name `svc-embed`.
+ */
 const elementFromDevServer = {
   name: 'element-from-dev-server',
   setup(b) {
+    b.onResolve({ filter: /^svc-embed$/ }, () => ({ path: '/src/index.ts', external: true }));
     b.onResolve({ filter: /^\.\.?\/.*\.js$/ }, ({ path, resolveDir }) => {
       const file = join(resolveDir, path).replace(/\.js$/, '.ts');
-      if (!file.startsWith(src) || file === join(src, 'react.ts') || !existsSync(file)) return undefined;
+      if (!file.startsWith(src) || !existsSync(file)) return undefined;
       return { path: '/' + relative(root, file).split(sep).join('/'), external: true };
     });
   },

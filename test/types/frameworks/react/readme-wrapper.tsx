@@ -1,6 +1,6 @@
-// The README's svc-embed/react snippet, type-checked as written.
+// The README's @svc-embed/react snippet, type-checked as written.
 'use client';
-import { SvcEmbed } from 'svc-embed/react';
+import { SvcEmbed } from '@svc-embed/react';
 
 export function Sales({ src }: { src: string }) {
   return (

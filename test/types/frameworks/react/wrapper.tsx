@@ -1,6 +1,6 @@
-// The svc-embed/react wrapper (React 18 and 19, server rendering): `onSvcReady`-style handlers, camelCase properties.
+// The @svc-embed/react wrapper (React 18 and 19, server rendering): `onSvcReady`-style handlers, camelCase properties.
 import { useRef } from 'react';
-import { SvcEmbed, type SvcEmbedProps } from 'svc-embed/react';
+import { SvcEmbed, type SvcEmbedProps } from '@svc-embed/react';
 import type { DownloadFormat, SvcEmbedElement } from 'svc-embed';
 
 export function Dashboard({ src }: { src: string }) {

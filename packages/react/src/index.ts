@@ -1,16 +1,15 @@
 'use client';
 /**
- * `svc-embed/react`: `<SvcEmbed>`, a React component for `<svc-embed>` (React 18 and 19), built with `@lit/react`.
+ * `@svc-embed/react`: `<SvcEmbed>`, a React component for `<svc-embed>` (React 18 and 19), built with `@lit/react`.
  * It sets every property as a property and listens with `onSvcReady`-style props, also after server rendering
  * and hydration, where React leaves a bare custom element's properties and listeners unset.
  * @packageDocumentation
  */
 import * as React from 'react';
 import { createComponent, type EventName } from '@lit/react';
-import { SvcEmbedElement } from './svc-embed.js';
-import './define.js';
-import type { SvcEmbedEventMap } from './events.js';
-import type { PascalCase, SvcEmbedHandlerProps, SvcEmbedProperties } from './framework-types.js';
+// The element's package: importing it defines <svc-embed>.
+import { SvcEmbedElement } from 'svc-embed';
+import type { PascalCase, SvcEmbedEventMap, SvcEmbedHandlerProps, SvcEmbedProperties } from 'svc-embed';
 
 /**
  * The handler prop of every event. The compiler holds it to `SvcEmbedEventMap`: an event missing here, an
