@@ -122,16 +122,6 @@ iframe{display:block;box-sizing:border-box;width:100%;height:100%;border:0}
     locale: {},
     filter: {},
     theme: {
-      // A new object with the same JSON is no change: a framework that re-creates the theme on every render
-      // posts nothing.
-      hasChanged(value: unknown, old: unknown) {
-        try {
-          return JSON.stringify(value) !== JSON.stringify(old);
-        } catch {
-          // A cycle or a throwing getter: the theme check reports it.
-          return value !== old;
-        }
-      },
       // The attribute takes JSON; text that does not parse stays a string, which the theme check reports.
       // "[object Object]" is what a server renderer writes for an object property: no theme, and no warning,
       // since the property set at hydration brings the real one.
@@ -398,19 +388,23 @@ iframe{display:block;box-sizing:border-box;width:100%;height:100%;border:0}
       if (value.problem) console.warn(`${tag}: ignoring ${SvcEmbedElement.elementProperties.get(key)!.attribute || key}: ${value.problem}`);
       else if (this.#state === 'ready') this.#post(action, value.payload!);
     }
+    // A listener changed the URL during this update (at its svc-status or svc-config-error): the next one loads it.
+    if (this.#state === 'pending') this.requestUpdate();
   }
 
   /** A URL property was assigned, by the host or from an attribute. */
   #assigned() {
     // The renewed session lasts while the host's session value stays the one it replaced.
     if (this.#renewed && hostSession(this) !== this.#renewed.replaced) this.#renewed = undefined;
-    // A host change wins, completely: the session and any renewal end, and what was held for them is dropped.
-    if (this.#state !== 'pending' && keyOf(this.#resolve()) !== this.#key) {
-      if (this.#state !== 'idle') this.#queue = [];
-      this.#restore = undefined;
-      this.#end();
-      this.#to('pending');
-    }
+    // A host change wins, completely: the session and any renewal end, and what was held for them is dropped
+    // (what was held while idle, or before the first URL, waits for the next session).
+    const key = keyOf(this.#resolve());
+    if (key === this.#key) return;
+    if (this.#key) this.#queue = [];
+    this.#key = key;
+    this.#restore = undefined;
+    this.#end();
+    this.#to('pending');
   }
 
   /** The current value of a state property, checked, with the payload to send: a copy taken now. */
@@ -451,7 +445,8 @@ iframe{display:block;box-sizing:border-box;width:100%;height:100%;border:0}
     this.#stopTimer();
     this.#arm();
     if (state === 'ready') this.#flush();
-    if (state === 'pending') return;
+    // `pending` does nothing more; nor does a state that a listener (of an svc-action sent at ready) has left.
+    if (state === 'pending' || this.#state !== state) return;
     if (state === 'error') this.#error = new SvcEmbedError(detail.reason!, detail.message!);
     for (const w of this.#waiting.splice(0)) {
       if (state === 'ready') w.resolve(this.#readyDetail!);
@@ -502,7 +497,9 @@ iframe{display:block;box-sizing:border-box;width:100%;height:100%;border:0}
     if ('reason' in result) {
       console.error(result.message);
       this.#emit('svc-config-error', result);
-      return this.#to('error', { reason: 'config-error', message: result.message });
+      // Unless a listener has changed the URL meanwhile.
+      if (this.#key === result.reason) this.#to('error', { reason: 'config-error', message: result.message });
+      return;
     }
     const frame = this.ownerDocument.createElement('iframe');
     frame.setAttribute('part', 'frame');
@@ -526,6 +523,8 @@ iframe{display:block;box-sizing:border-box;width:100%;height:100%;border:0}
       this.#restore = this.#path ?? this.#restore;
       this.#end();
       this.#to('renewing', { reason: 'session-renewal' });
+      // A status listener changed the URL: that wins.
+      if ((this.#state as State) !== 'renewing') return;
     }
     if (session !== undefined) return this.#apply(session);
     // Only the answer to this call, while the element still waits for it, counts.
@@ -540,6 +539,7 @@ iframe{display:block;box-sizing:border-box;width:100%;height:100%;border:0}
   /** `renewing` → `pending`: the renewed session stands in for the host's, and the next update loads it. */
   #apply(session: string) {
     this.#renewed = { replaced: hostSession(this), session };
+    this.#key = keyOf(this.#resolve());
     this.#to('pending');
     this.requestUpdate();
   }
@@ -627,6 +627,8 @@ iframe{display:block;box-sizing:border-box;width:100%;height:100%;border:0}
     } else if (detail.type === 'svc:event:view' || detail.type === 'svc:event:navigate') {
       this.#path = detail.payload.path;
     }
+    // A listener of the ready's svc-action or svc-status may have ended this session.
+    if (frameWindow !== this.#frame?.contentWindow) return;
     this.#emit(DOM_NAMES[detail.type], detail);
     // A listener may have changed the URL meanwhile: then this frame is no longer the current one.
     if (detail.type === 'svc:event:error' && detail.payload.fatal && frameWindow === this.#frame?.contentWindow) {
