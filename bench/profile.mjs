@@ -106,7 +106,7 @@ function print(tree, units) {
 function place({ functionName, url }) {
   if (functionName === '(garbage collector)') return 'garbage collection';
   if (functionName === '(program)') return 'V8 and native code outside any JS function';
-  if (url.includes('/dist/api/')) return 'the client (dist/api/)';
+  if (url.includes('/packages/api/dist/')) return 'the client (packages/api/dist/)';
   if (url.includes('/bench/rest/')) return 'the bench\'s own loop (bench/rest/)';
   if (url.includes('undici')) return 'fetch (undici)';
   if (url.startsWith('node:')) return 'Node (streams, timers, events, buffers)';

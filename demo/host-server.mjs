@@ -7,8 +7,8 @@ import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import mount from 'koa-mount';
 import Router from '@koa/router';
-import { chain, createApp, listen, serveDir } from '../tenant/http.js';
-import { MAX_TTL_SECONDS } from '../tenant/sessions.js';
+import { chain, createApp, listen, serveDir } from '../packages/tenant/dist/http.js';
+import { MAX_TTL_SECONDS } from '../packages/tenant/dist/sessions.js';
 
 const dir = (p) => fileURLToPath(new URL(p, new URL('./host/', import.meta.url)));
 const PAGES = { '/': 'index.html', '/index.html': 'index.html', '/compare': 'compare.html', '/compare.html': 'compare.html' };

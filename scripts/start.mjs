@@ -1,6 +1,6 @@
 // `npm start`: builds when the build is missing or older than src/, then serves the demo host on
 // http://localhost:8000 and the simulated tenant on http://127.0.0.1:8001 (HOST_PORT, TENANT_PORT;
-// 0 picks a free port). The tenant is the same startTenant that svc-embed/tenant exports; it allows
+// 0 picks a free port). The tenant is the same startTenant that @svc-embed/tenant exports; it allows
 // host pages on localhost and 127.0.0.1 at any port, so the demo opens under either name, on any
 // port. A second tenant, on a free port, allows only https://app.example.com: the playground's
 // "Wrong host origin" scenario embeds it and meets the refusal a misconfigured tenant gives.
@@ -24,8 +24,11 @@ function oldest(paths) {
   return Math.min(...paths.map((p) => (existsSync(p) ? statSync(p).mtimeMs : 0)));
 }
 
-const outputs = [join(root, 'dist/index.js'), join(root, 'packages/protocol/dist/index.js'), join(root, 'cdn/svc-embed.min.js')];
-if (oldest(outputs) < Math.max(newest(join(root, 'src')), newest(join(root, 'packages/protocol/src')))) {
+// Every package's build: the element's (dist/ and cdn/), and each workspace package's dist/.
+const PACKAGES = ['protocol', 'api', 'tenant', 'react'];
+const outputs = [join(root, 'dist/index.js'), join(root, 'cdn/svc-embed.min.js'), ...PACKAGES.map((p) => join(root, 'packages', p, 'dist/index.js'))];
+const sources = [join(root, 'src'), ...PACKAGES.map((p) => join(root, 'packages', p, 'src'))];
+if (oldest(outputs) < Math.max(...sources.map(newest))) {
   console.log('[start] building (dist/ or cdn/ is missing or older than src/)…');
   const { status } = spawnSync('npm', ['run', '--silent', 'build'], { cwd: root, stdio: 'inherit' });
   if (status !== 0) {
@@ -49,7 +52,7 @@ const hostPort = port('HOST_PORT', 8000);
 const tenantPort = port('TENANT_PORT', 8001);
 
 // Imported only after the build: the tenant runs on the compiled protocol module.
-const { startTenant, describeTenant } = await import('../tenant/index.js');
+const { startTenant, describeTenant } = await import('@svc-embed/tenant');
 const { startHost } = await import('../demo/host-server.mjs');
 
 let tenant;

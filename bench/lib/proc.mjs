@@ -10,7 +10,7 @@ export const root = fileURLToPath(new URL('../..', import.meta.url));
 
 /** Runs `npm run build` when dist/ or cdn/ is missing or older than src/: the bench measures what is built. */
 export function buildIfStale(log) {
-  const outputs = ['dist/index.js', 'dist/api/index.js', 'dist/cli.js', 'cdn/svc-embed.min.js'].map((f) => join(root, f));
+  const outputs = ['dist/index.js', 'packages/api/dist/index.js', 'packages/api/dist/cli.js', 'cdn/svc-embed.min.js'].map((f) => join(root, f));
   const oldest = Math.min(...outputs.map((p) => (existsSync(p) ? statSync(p).mtimeMs : 0)));
   const src = join(root, 'src');
   const newest = Math.max(...readdirSync(src, { recursive: true }).map((f) => statSync(join(src, f)).mtimeMs));

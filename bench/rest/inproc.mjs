@@ -4,7 +4,7 @@
 // thread) over several listings and prints them as JSON. A process per variant, because in a shared
 // one each variant's garbage would be collected on the other's time, and forcing a full GC between
 // runs throws optimized code away, which would measure the JIT instead of the client.
-import { SvcClient } from '../../dist/api/index.js';
+import { SvcClient } from '@svc-embed/api';
 import { LISTING, TOKEN, TOTAL, rawItemIterator, rawRecipients } from './common.mjs';
 
 // With a fifth argument, the measured listings also run under V8's sampling profiler (bench/profile.mjs),

@@ -5,7 +5,7 @@ import { alternate, compare } from '../lib/stats.mjs';
 import { measureNode, root, runNode, startServer } from '../lib/proc.mjs';
 import { TOKEN } from '../rest/common.mjs';
 
-const CLI_ARGS = [join(root, 'dist/cli.js'), 'recipients', '--deployment', '1', '--notification', '1', '--first', '200', '--format', 'json'];
+const CLI_ARGS = [join(root, 'packages/api/dist/cli.js'), 'recipients', '--deployment', '1', '--notification', '1', '--first', '200', '--format', 'json'];
 const RAW_CLI = [join(root, 'bench/rest/raw-cli.mjs')];
 
 const cpu = (runs) => runs.map((m) => m.cpuMs);

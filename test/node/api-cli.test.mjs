@@ -10,12 +10,12 @@ import { once } from 'node:events';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startTenant } from '../../tenant/index.js';
-import { SCIM_USERS, recipientsOf } from '../../tenant/seed.js';
+import { startTenant } from '@svc-embed/tenant';
+import { SCIM_USERS, recipientsOf } from '../../packages/tenant/dist/seed.js';
 import { expectedRecipient } from '../support/recipients.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
-const cli = join(root, 'dist/cli.js');
+const cli = join(root, 'packages/api/dist/cli.js');
 const CSV_HEADER = 'type,userId,email,username,embedUserId,embedTenantName,externalId,channelId,channelName';
 /** Per child process: generous, for a machine under heavy load. Tests assert order and outcome, never speed. */
 const CHILD_LIMIT_MS = 120_000;
@@ -462,7 +462,7 @@ describe('svc-embed faults (loopback server)', () => {
 
 describe('svc-embed output, unit by unit (dist/cli)', () => {
   test('the table and CSV formatters take 200,000 rows (a spread into Math.max overflowed the stack)', async () => {
-    const { toCsv, toTable } = await import('../../dist/cli/format.js');
+    const { toCsv, toTable } = await import('../../packages/api/dist/cli/format.js');
     const n = 200_000;
     const rows = Array.from({ length: n }, (_, i) => ['USER', i, `u${i}@example.com`, i === n - 1 ? 'the-longest-name-of-all' : 'u']);
     const table = toTable(['TYPE', 'ID', 'EMAIL', 'USERNAME'], rows);
@@ -476,8 +476,8 @@ describe('svc-embed output, unit by unit (dist/cli)', () => {
   });
 
   test('JSON bytes: what escapeUnsafeJson gives, in UTF-8, whether a value needs an escape or not', async () => {
-    const { toJson } = await import('../../dist/cli/format.js');
-    const { escapeUnsafeJson } = await import('../../dist/api/text.js');
+    const { toJson } = await import('../../packages/api/dist/cli/format.js');
+    const { escapeUnsafeJson } = await import('../../packages/api/dist/text.js');
     const expected = (v) => Buffer.from(`${escapeUnsafeJson(JSON.stringify(v, null, 2))}\n`, 'utf8');
     for (const text of ['plain ascii', 'a DEL \u007f alone', '\u009b31m', 'caf\u00e9 (safe, beyond ASCII)', 'line\u2028sep',
       'bidi \u202e and \u2066', '\u{1f600} emoji', 'lone \ud800 surrogate', '']) {
@@ -492,7 +492,7 @@ describe('svc-embed output, unit by unit (dist/cli)', () => {
 
   /** A fake stderr/stdout pair around makeIo. */
   async function fakeIo({ tty, env = {}, failWith } = {}) {
-    const { makeIo } = await import('../../dist/cli/io.js');
+    const { makeIo } = await import('../../packages/api/dist/cli/io.js');
     const written = { out: '', err: '' };
     const stream = (key) => ({
       write(chunk, cb) {
@@ -508,7 +508,7 @@ describe('svc-embed output, unit by unit (dist/cli)', () => {
   const pages = [{ page: 1, pageItems: 100, received: 100 }, { page: 2, pageItems: 100, received: 200 }, { page: 3, pageItems: 50, received: 250 }];
 
   test('progress on a terminal: redrawn in place with a carriage return, never an escape sequence', async () => {
-    const { progress } = await import('../../dist/cli/progress.js');
+    const { progress } = await import('../../packages/api/dist/cli/progress.js');
     for (const env of [{ TERM: 'xterm-256color' }, { TERM: 'xterm', NO_COLOR: '1' }, {}]) {
       const { io, written } = await fakeIo({ tty: true, env });
       const show = progress(io, false, 'recipients');
@@ -530,7 +530,7 @@ describe('svc-embed output, unit by unit (dist/cli)', () => {
   });
 
   test('progress off a terminal or on TERM=dumb: only retry notices and the summary; --quiet: nothing', async () => {
-    const { progress } = await import('../../dist/cli/progress.js');
+    const { progress } = await import('../../packages/api/dist/cli/progress.js');
     for (const [tty, env] of [[false, { TERM: 'xterm' }], [true, { TERM: 'dumb' }], [false, {}]]) {
       const { io, written } = await fakeIo({ tty, env });
       const show = progress(io, false, 'users');
@@ -583,7 +583,7 @@ describe('README examples (section "REST and SCIM client")', () => {
 
   test('the JavaScript example prints what its comments say', async () => {
     const [code] = blocks('js');
-    assert.ok(code && code.includes("from 'svc-embed/api'"));
+    assert.ok(code && code.includes("from '@svc-embed/api'"));
     const expected = [...code.matchAll(/console\.log\(.*\); \/\/ (.*)$/gm)].map((m) => m[1]);
     assert.equal(expected.length, 4);
     // Run as written: the package resolves itself by name from the repository root.

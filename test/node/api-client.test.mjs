@@ -3,7 +3,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { inspect } from 'node:util';
-import { MAX_FIRST, SvcApiError, SvcClient } from '../../dist/api/index.js';
+import { MAX_FIRST, SvcApiError, SvcClient } from '@svc-embed/api';
 
 const BASE = 'https://acme.example.com/api';
 const TOKEN = 'sk_live.Secret-Token_0123456789';

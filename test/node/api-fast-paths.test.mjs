@@ -3,8 +3,8 @@
 // is polluted, and response bodies read in one chunk or in many, with one abort for the whole read.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { SvcApiError, SvcClient } from '../../dist/api/index.js';
-import { PageItems } from '../../dist/api/items.js';
+import { SvcApiError, SvcClient } from '@svc-embed/api';
+import { PageItems } from '../../packages/api/dist/items.js';
 
 const BASE = 'https://acme.example.com/api';
 const TOKEN = 'sk_live.Secret-Token_0123456789';

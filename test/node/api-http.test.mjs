@@ -4,9 +4,9 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import { once } from 'node:events';
-import { SvcApiError, SvcClient } from '../../dist/api/index.js';
-import { startTenant } from '../../tenant/index.js';
-import { CREDENTIALS, SCIM_USERS, recipientsOf } from '../../tenant/seed.js';
+import { SvcApiError, SvcClient } from '@svc-embed/api';
+import { startTenant } from '@svc-embed/tenant';
+import { CREDENTIALS, SCIM_USERS, recipientsOf } from '../../packages/tenant/dist/seed.js';
 import { expectedRecipient } from '../support/recipients.mjs';
 
 const TOKEN = 'loopback-token-123';

@@ -58,7 +58,7 @@ after(async () => {
 test('README: the end-to-end example passes as written, against the tenant it starts', async () => {
   const [component, code] = examples();
   assert.match(component, /^\/\/ export-panel\.js$/m);
-  assert.ok(code.includes("import { startTenant } from 'svc-embed/tenant';"), code);
+  assert.ok(code.includes("import { startTenant } from '@svc-embed/tenant';"), code);
   assert.ok(code.includes('startTenant({ port: TENANT_PORT, latency: false })'), code);
   // Run as written: the package resolves itself by name from the repository root.
   // Not as a child of this test runner (NODE_TEST_CONTEXT), but as `node` runs the file: TAP on stdout.

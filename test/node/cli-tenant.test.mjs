@@ -1,7 +1,8 @@
-// `svc-embed tenant` (dist/cli.js) as a user runs it: what it prints and serves, its flags, how it stops,
-// a busy port; an embed on a host page of another port in headless Chromium, ready when the host origin is
-// allowed and refused by CSP (the element's ready timeout) when it is not. And: the element's entry points
-// and the other commands load nothing of the tenant.
+// `svc-embed-tenant` (@svc-embed/tenant's command) as a user runs it: what it prints and serves, its flags,
+// how it stops, a busy port; an embed on a host page of another port in headless Chromium, ready when the
+// host origin is allowed and refused by CSP (the element's ready timeout) when it is not. And: `svc-embed
+// tenant` points at it, and the element's entry points, the client and the `svc-embed` command load nothing
+// of the tenant.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -14,7 +15,8 @@ import puppeteer from 'puppeteer-core';
 import { runToEnd, startUntil } from '../support/processes.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
-const cli = join(root, 'dist/cli.js');
+const cli = join(root, 'packages/api/dist/cli.js');
+const tenantBin = join(root, 'packages/tenant/dist/bin.js');
 const CHROME_PATH = process.env.CHROME_PATH || '/usr/lib/chromium/chromium';
 const CHROME_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking',
   '--disable-component-update', '--disable-sync', '--no-first-run'];
@@ -26,15 +28,17 @@ after(() => {
   for (const child of children) child.kill('SIGKILL');
 });
 
-/** Runs the CLI to completion: {code, stdout, stderr}. */
-const run = (args) => runToEnd(process.execPath, [cli, ...args], { cwd: root, timeout: CHILD_LIMIT_MS });
+/** Runs `svc-embed-tenant` to completion: {code, stdout, stderr}. */
+const run = (args) => runToEnd(process.execPath, [tenantBin, ...args], { cwd: root, timeout: CHILD_LIMIT_MS });
+/** Runs `svc-embed` to completion. */
+const runApiCli = (args) => runToEnd(process.execPath, [cli, ...args], { cwd: root, timeout: CHILD_LIMIT_MS });
 
 /**
- * Starts `svc-embed tenant` with `args` and resolves once it has printed its banner, with its origin; the
+ * Starts `svc-embed-tenant` with `args` and resolves once it has printed its banner, with its origin; the
  * child is killed at the end of the file whatever happens.
  */
 async function startCli(args) {
-  const state = await startUntil(process.execPath, [cli, 'tenant', ...args], 'Ctrl-C stops it.', { cwd: root, running: children });
+  const state = await startUntil(process.execPath, [tenantBin, ...args], 'Ctrl-C stops it.', { cwd: root, running: children });
   state.origin = /^Simulated tenant {2}(http:\/\/\S+)$/m.exec(state.stdout)?.[1];
   assert.ok(state.origin, state.stdout);
   return state;
@@ -49,19 +53,31 @@ async function stopCli(state, signal) {
 
 const csp = async (origin) => (await fetch(`${origin}/embed/dashboard/sales-overview?session=demo-acme`)).headers.get('content-security-policy');
 
-describe('svc-embed tenant: help and usage', () => {
-  test('the main help lists it; tenant --help gives its usage, flags and exit codes', async () => {
-    const main = await run(['--help']);
+describe('svc-embed-tenant: help and usage', () => {
+  test('`svc-embed tenant` says, in one line and with exit 2, to use npx @svc-embed/tenant; the main help no longer lists it', async () => {
+    for (const args of [['tenant'], ['tenant', '--port', '0'], ['tenant', '--help']]) {
+      const r = await runApiCli(args);
+      assert.equal(r.code, 2, args.join(' '));
+      assert.equal(r.stdout, '');
+      assert.match(r.stderr, /^svc-embed: [^\n]*run "npx @svc-embed\/tenant"[^\n]*\n$/, args.join(' '));
+    }
+    const main = await runApiCli(['--help']);
     assert.equal(main.code, 0);
-    assert.match(main.stdout, /^ {2}tenant {7}run the simulated tenant/m);
-    const help = await run(['tenant', '--help']);
+    assert.doesNotMatch(main.stdout, /^ {2}tenant /m);
+  });
+
+  test('--help gives its usage, flags and exit codes', async () => {
+    const help = await run(['--help']);
     assert.equal(help.code, 0);
-    assert.match(help.stdout, /^Usage: svc-embed tenant \[--port <n>\] \[--host <host>\] \[--allow-origin <origin>\]\.\.\. \[--latency off\|on\]$/m);
+    assert.equal(help.stderr, '');
+    assert.match(help.stdout, /^Usage: svc-embed-tenant \[--port <n>\] \[--host <host>\] \[--allow-origin <origin>\]\.\.\. \[--latency off\|on\]$/m);
     for (const flag of ['--port', '--host', '--allow-origin', '--latency']) assert.match(help.stdout, new RegExp(`^ {2}${flag} `, 'm'));
     assert.match(help.stdout, /default 8001; 0 picks a free one/);
     assert.match(help.stdout, /Default: http:\/\/localhost:\* and http:\/\/127\.0\.0\.1:\*/);
     assert.match(help.stdout, /Exit codes:\n {2}0 .*SIGINT.*SIGTERM\n {2}1 .*in use.*\n {2}2 .*usage/);
-    assert.deepEqual(await run(['help', 'tenant']), { ...help, code: 0 });
+    assert.deepEqual(await run(['-h']), help);
+    const version = await run(['--version']);
+    assert.deepEqual(version, { code: 0, stdout: `${JSON.parse(readFileSync(join(root, 'packages/tenant/package.json'), 'utf8')).version}\n`, stderr: '' });
   });
 
   for (const [name, args, message] of [
@@ -78,19 +94,20 @@ describe('svc-embed tenant: help and usage', () => {
     ['a host that is not a host name', ['--host', 'http://localhost'], /--host must be a host name or an IP address/],
     ['latency neither off nor on', ['--latency', 'of'], /--latency must be off or on; did you mean off\?/],
     ['latency as a boolean', ['--latency', 'false'], /--latency must be off or on/],
-    ['a stray argument', ['8001'], /unexpected argument "8001": tenant takes flags only/],
+    ['a stray argument', ['8001'], /unexpected argument "8001": svc-embed-tenant takes flags only/],
   ]) {
     test(`exit 2, nothing listens: ${name}`, async () => {
-      const r = await run(['tenant', ...args]);
+      const r = await run(args);
       assert.equal(r.code, 2, r.stderr);
       assert.equal(r.stdout, '');
       assert.match(r.stderr, message);
-      assert.match(r.stderr, /Run "svc-embed tenant --help" for usage\.\n$/);
+      assert.match(r.stderr, /^svc-embed-tenant: /);
+      assert.match(r.stderr, /Run "svc-embed-tenant --help" for usage\.\n$/);
     });
   }
 });
 
-describe('svc-embed tenant: serving', () => {
+describe('svc-embed-tenant: serving', () => {
   test('--port 0: a free port; prints the origin, an example tag and the keys; serves embed, REST and SCIM', async () => {
     const t = await startCli(['--port', '0']);
     try {
@@ -134,7 +151,7 @@ describe('svc-embed tenant: serving', () => {
       await script.text();
       const { code, stderr } = await stopCli(t, signal);
       assert.equal(code, 0, stderr);
-      assert.equal(stderr, 'svc-embed: tenant stopped\n');
+      assert.equal(stderr, 'svc-embed-tenant: stopped\n');
       await assert.rejects(fetch(`${t.origin}/embed/static/main.js`));
     });
   }
@@ -144,17 +161,17 @@ describe('svc-embed tenant: serving', () => {
     await new Promise((resolve) => blocker.listen(0, '127.0.0.1', resolve));
     const { port } = blocker.address();
     try {
-      const r = await run(['tenant', '--port', String(port)]);
+      const r = await run(['--port', String(port)]);
       assert.equal(r.code, 1, r.stderr);
       assert.equal(r.stdout, '');
-      assert.equal(r.stderr, `svc-embed: port ${port} on 127.0.0.1 is in use: choose another with --port (--port 0 picks a free one)\n`);
+      assert.equal(r.stderr, `svc-embed-tenant: port ${port} on 127.0.0.1 is in use: choose another with --port (--port 0 picks a free one)\n`);
     } finally {
       await new Promise((resolve) => blocker.close(resolve));
     }
   });
 });
 
-describe('svc-embed tenant: an embed on a host page of another port (headless Chromium)', () => {
+describe('svc-embed-tenant: an embed on a host page of another port (headless Chromium)', () => {
   let browser;
   let host;
   const bundle = readFileSync(join(root, 'cdn/svc-embed.min.js'));
@@ -235,7 +252,7 @@ describe('svc-embed tenant: an embed on a host page of another port (headless Ch
   });
 });
 
-describe('loading the tenant only for the tenant command', () => {
+describe('loading the tenant only where it is asked for', () => {
   /** Every module URL that `node <args>` resolves (test/support/import-log.mjs). */
   async function loaded(args) {
     const dir = mkdtempSync(join(tmpdir(), 'svc-embed-imports-'));
@@ -251,14 +268,14 @@ describe('loading the tenant only for the tenant command', () => {
   }
   const tenantish = (url) => /\/tenant\/|\/node_modules\/(koa|@koa)\b/.test(url);
 
-  test('import "svc-embed", "svc-embed/api" and "svc-embed/testing" load nothing of the tenant or its server', async () => {
-    const r = await loaded(['--input-type=module', '-e', "await import('svc-embed'); await import('svc-embed/api'); await import('svc-embed/testing');"]);
+  test('import "svc-embed", "@svc-embed/api" and "svc-embed/testing" load nothing of the tenant or its server', async () => {
+    const r = await loaded(['--input-type=module', '-e', "await import('svc-embed'); await import('@svc-embed/api'); await import('svc-embed/testing');"]);
     assert.equal(r.code, 0, r.stderr);
-    assert.ok(r.urls.some((u) => u.endsWith('/dist/index.js')) && r.urls.some((u) => u.endsWith('/dist/api/index.js')), r.urls.join('\n'));
+    assert.ok(r.urls.some((u) => u.endsWith('/dist/index.js')) && r.urls.some((u) => u.endsWith('/packages/api/dist/index.js')), r.urls.join('\n'));
     assert.deepEqual(r.urls.filter(tenantish), []);
   });
 
-  test('nor do the CLI, its help and its other commands: they load the one bundled file, and builtins', async () => {
+  test('nor does the svc-embed command, its help and its commands: they load the one bundled file, and builtins', async () => {
     for (const args of [['--help'], ['tenant', '--help'], ['tenant', '--port', 'x'], ['recipients', '--deployment', '1']]) {
       const r = await loaded([cli, ...args]);
       assert.ok(r.urls.some((u) => u.endsWith('/dist/cli.js')), args.join(' '));
@@ -268,8 +285,8 @@ describe('loading the tenant only for the tenant command', () => {
   });
 
   test('(the log sees the tenant when it is imported)', async () => {
-    const r = await loaded(['--input-type=module', '-e', "await import('svc-embed/tenant');"]);
+    const r = await loaded(['--input-type=module', '-e', "await import('@svc-embed/tenant');"]);
     assert.equal(r.code, 0, r.stderr);
-    assert.ok(r.urls.some((u) => u.endsWith('/tenant/index.js')) && r.urls.some((u) => u.includes('/node_modules/koa/')), r.urls.join('\n'));
+    assert.ok(r.urls.some((u) => u.endsWith('/packages/tenant/dist/index.js')) && r.urls.some((u) => u.includes('/node_modules/koa/')), r.urls.join('\n'));
   });
 });

@@ -2,7 +2,7 @@
 // backend would, for the demo's session provider.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startTenant } from '../../tenant/index.js';
+import { startTenant } from '@svc-embed/tenant';
 import { startHost } from '../../demo/host-server.mjs';
 
 let tenant;

@@ -10,9 +10,9 @@ import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import puppeteer, { CDPSessionEvent } from 'puppeteer-core';
-import { startTenant } from '../../tenant/index.js';
+import { startTenant } from '@svc-embed/tenant';
 import { startHost } from '../../demo/host-server.mjs';
-import { filterRows } from '../../tenant/datasets.js';
+import { filterRows } from '../../packages/tenant/dist/datasets.js';
 
 const CHROME_PATH = process.env.CHROME_PATH || '/usr/lib/chromium/chromium';
 const FIREFOX_PATH = process.env.FIREFOX_PATH || '/usr/bin/firefox-esr';

@@ -9,8 +9,8 @@ import {
   buildAction, buildEvent, filterParam, parseFilterParam, pathProblem, validateAction, validateEvent,
 } from 'svc-embed/protocol';
 import { resolveEmbedUrl } from '../../dist/embed-url.js';
-import { parseRecipientsPage, parseScimList } from '../../dist/api/validate.js';
-import { SvcApiError } from 'svc-embed/api';
+import { parseRecipientsPage, parseScimList } from '../../packages/api/dist/validate.js';
+import { SvcApiError } from '@svc-embed/api';
 
 const numRuns = Number(process.env.FUZZ_RUNS || 10_000);
 fc.configureGlobal({

@@ -10,8 +10,8 @@ import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import mount from 'koa-mount';
-import { createApp, httpError, listen, serveDir } from '../../tenant/http.js';
-import { startTenant } from '../../tenant/index.js';
+import { createApp, httpError, listen, serveDir } from '../../packages/tenant/dist/http.js';
+import { startTenant } from '@svc-embed/tenant';
 import { startHost } from '../../demo/host-server.mjs';
 import { rawRequest } from '../support/raw-http.mjs';
 
@@ -54,10 +54,12 @@ const SERVERS = {
       ...traversals('/embed/static/', 'package.json'),
       ...traversals('/embed/static/', '.git/config'),
       ...traversals('/embed/static/', 'seed.js'),
+      ...traversals('/embed/static/', 'dist/seed.js'),
+      ...traversals('/embed/static/', 'src/seed.ts'),
       ...traversals('/embed/protocol/', 'package.json'),
       ...traversals('/embed/protocol/', 'cli.js'),
       '/embed/static/%2fetc%2fpasswd', '/embed/static//etc/passwd', '/embed/static/%5cetc%5cpasswd',
-      '/package.json', '/.git/config', '/tenant/seed.js', '/tenant/public/main.js', '/dist/cli.js',
+      '/package.json', '/.git/config', '/tenant/seed.js', '/tenant/public/main.js', '/dist/cli.js', '/packages/tenant/src/seed.ts', '/packages/api/dist/cli.js',
       '/dist/protocol/index.js', '/node_modules/koa/package.json', '/%2e%2e/package.json', '/embed/../package.json',
       '/embed/static/', '/embed/static', '/embed/protocol/', '/embed/static/.', '/embed/static/%2e',
       '/embed/static/../embed.js', '/embed/embed.html', '/embed/static/embed.html', '/embed/protocol/index.d.ts',
@@ -74,7 +76,7 @@ const SERVERS = {
       ...traversals('/cdn/', 'package.json'),
       ...traversals('/demo/host/', 'package.json'),
       ...traversals('/demo/host/', 'tenant/seed.js'),
-      '/package.json', '/.git/config', '/tenant/seed.js', '/demo/host/server.mjs', '/dist/cli.js', '/dist/api/index.js',
+      '/package.json', '/.git/config', '/tenant/seed.js', '/demo/host/server.mjs', '/dist/cli.js', '/dist/api/index.js', '/packages/tenant/dist/seed.js',
       '/dist/index.js', '/src/index.ts', '/node_modules/koa/package.json', '/demo/host/', '/cdn/', '/dist/protocol/',
       '/dist/protocol/index.d.ts', '/demo/host/../host-server.mjs', '/demo/host/%2e%2e/host-server.mjs',
     ],
@@ -183,7 +185,7 @@ describe('tenant: nosniff on every kind of answer', () => {
 describe('stderr under attack', () => {
   test('hostile requests to both servers write no stack trace, and at most one line each', async () => {
     const script = `
-      const { startTenant } = await import(${JSON.stringify(new URL('../../tenant/index.js', import.meta.url).href)});
+      const { startTenant } = await import(${JSON.stringify(import.meta.resolve('@svc-embed/tenant'))});
       const { startHost } = await import(${JSON.stringify(new URL('../../demo/host-server.mjs', import.meta.url).href)});
       const tenant = await startTenant({ port: 0 });
       const host = await startHost({ port: 0, tenantOrigin: tenant.origin });

@@ -2,7 +2,7 @@
 // same placeholders. The end-to-end demo test checks that none of them is left in English on screen.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { STRINGS, t, setLocale } from '../../tenant/public/i18n.js';
+import { STRINGS, t, setLocale } from '../../packages/tenant/public/i18n.js';
 
 const placeholders = (text) => [...text.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
 

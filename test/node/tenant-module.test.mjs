@@ -1,12 +1,15 @@
-// svc-embed/tenant as a module: startTenant's options and what they change, describeTenant, the
+// @svc-embed/tenant as a module: startTenant's options and what they change, describeTenant, the
 // allowed-origin rules the CSP and the embed's bridge share, and the package entry that ships it.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { DEFAULT_ALLOW_ORIGINS, describeTenant, startTenant } from '../../tenant/index.js';
-import { allowedOrigins, parseAllowedOrigin, postTargets } from '../../tenant/public/origins.js';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { DEFAULT_ALLOW_ORIGINS, describeTenant, startTenant } from '@svc-embed/tenant';
+import { allowedOrigins, parseAllowedOrigin, postTargets } from '@svc-embed/protocol';
 
-const root = new URL('../../', import.meta.url);
+const root = fileURLToPath(new URL('../../', import.meta.url));
 
 async function withTenant(options, fn) {
   const tenant = await startTenant(options);
@@ -166,9 +169,9 @@ describe('allowed origins (shared by the CSP and the bridge)', () => {
 });
 
 describe('the package entry', () => {
-  test('svc-embed/tenant resolves through exports, and its typings check', () => {
+  test('@svc-embed/tenant resolves through exports, and its typings check', () => {
     const result = spawnSync(process.execPath, ['--input-type=module', '-e', `
-      const m = await import('svc-embed/tenant');
+      const m = await import('@svc-embed/tenant');
       const t = await m.startTenant({ latency: false });
       const res = await fetch(t.origin + '/embed/protocol/index.js');
       console.log(JSON.stringify({ keys: Object.keys(m).sort(), status: res.status }));
@@ -181,7 +184,7 @@ describe('the package entry', () => {
     assert.equal(tsc.status, 0, tsc.stdout + tsc.stderr);
   });
 
-  test('import "svc-embed" and "svc-embed/api" load nothing of the tenant or its server libraries', () => {
+  test('import "svc-embed" and "@svc-embed/api" load nothing of the tenant or its server libraries', () => {
     const hook = `let port;
       export function initialize(data) { port = data.port; }
       export async function resolve(specifier, context, next) { const r = await next(specifier, context); port.postMessage(r.url); return r; }`;
@@ -193,7 +196,7 @@ describe('the package entry', () => {
       port1.on('message', (u) => seen.push(u));
       register('data:text/javascript,' + encodeURIComponent(${JSON.stringify(hook)}), { data: { port: port2 }, transferList: [port2] });
       await import('svc-embed');
-      await import('svc-embed/api');
+      await import('@svc-embed/api');
       await new Promise((r) => setTimeout(r, 200));
       port1.close();
       console.log(JSON.stringify(seen));
@@ -201,20 +204,22 @@ describe('the package entry', () => {
     assert.equal(result.status, 0, result.stderr);
     const seen = JSON.parse(result.stdout);
     assert.ok(seen.some((u) => u.endsWith('/dist/index.js')), 'the hook saw the main entry');
+    assert.ok(seen.some((u) => u.endsWith('/packages/api/dist/index.js')), 'the hook saw the client');
     assert.deepEqual(seen.filter((u) => /\/tenant\/|\/node_modules\/(koa|@koa)/.test(u)), []);
   });
 
-  test('npm pack ships tenant/ (server, pages, typings) and no tests or demo host', () => {
-    const result = spawnSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: root, encoding: 'utf8' });
+  test('npm pack of @svc-embed/tenant ships its server, pages, typings and command, and no sources or tests', () => {
+    const result = spawnSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts', '-w', '@svc-embed/tenant'], { cwd: root, encoding: 'utf8' });
     assert.equal(result.status, 0, result.stderr);
     const files = JSON.parse(result.stdout)[0].files.map((f) => f.path);
-    for (const f of ['tenant/index.js', 'tenant/index.d.ts', 'tenant/http.js', 'tenant/embed.html', 'tenant/public/bridge.js',
-      'tenant/public/origins.js', 'tenant/seed.js', 'dist/protocol.js', 'package.json']) {
+    for (const f of ['dist/index.js', 'dist/index.d.ts', 'dist/http.js', 'dist/bin.js', 'embed.html', 'public/bridge.js',
+      'public/main.js', 'dist/seed.js', 'package.json']) {
       assert.ok(files.includes(f), f);
     }
-    assert.deepEqual(files.filter((f) => /^(test|demo|src|scripts)\//.test(f)), []);
-    const pkg = JSON.parse(spawnSync(process.execPath, ['-p', 'JSON.stringify(require("./package.json"))'], { cwd: root, encoding: 'utf8' }).stdout);
-    assert.deepEqual(pkg.exports['./tenant'], { types: './tenant/index.d.ts', default: './tenant/index.js' });
-    for (const dep of ['koa', '@koa/router', '@koa/send', 'koa-mount']) assert.ok(pkg.dependencies[dep], dep);
+    assert.deepEqual(files.filter((f) => /^(test|demo|src|scripts)\/|\.ts$/.test(f) && !f.endsWith('.d.ts')), []);
+    const pkg = JSON.parse(readFileSync(join(root, 'packages/tenant/package.json'), 'utf8'));
+    assert.deepEqual(pkg.exports['.'], { types: './dist/index.d.ts', default: './dist/index.js' });
+    assert.deepEqual(pkg.bin, { 'svc-embed-tenant': 'dist/bin.js' });
+    for (const dep of ['koa', '@koa/router', '@koa/send', 'koa-mount', '@svc-embed/protocol']) assert.ok(pkg.dependencies[dep], dep);
   });
 });

@@ -1,8 +1,8 @@
 // Contract tests of the simulated tenant's getRecipients endpoint (spec 4.1, 5.1, 5.3, 7, 8), over HTTP.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startTenant } from '../../tenant/index.js';
-import { recipientsOf } from '../../tenant/seed.js';
+import { startTenant } from '@svc-embed/tenant';
+import { recipientsOf } from '../../packages/tenant/dist/seed.js';
 import { rawRequest } from '../support/raw-http.mjs';
 
 let tenant;

@@ -1,7 +1,7 @@
 // Contract tests of the simulated tenant's SCIM user listing (spec 4.2, 5.2, RFC 7644), over HTTP.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startTenant } from '../../tenant/index.js';
+import { startTenant } from '@svc-embed/tenant';
 import { rawRequest } from '../support/raw-http.mjs';
 
 const ERROR = 'urn:ietf:params:scim:api:messages:2.0:Error';

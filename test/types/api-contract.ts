@@ -1,7 +1,7 @@
 // Compiled by `tsc --noEmit` in test/node/package.test.mjs: the contract snippet of the issue that
 // introduced `svc-embed/api` type-checks as written, under `strict`, with no casts or `!`.
-import { SvcClient, SvcApiError } from '../../src/api/index.js';
-import type { NotificationRecipient, ScimListResponse, SvcClientOptions } from '../../src/api/index.js';
+import { SvcClient, SvcApiError } from '@svc-embed/api';
+import type { NotificationRecipient, ScimListResponse, SvcClientOptions } from '@svc-embed/api';
 
 declare const cursor: string | null | undefined;
 

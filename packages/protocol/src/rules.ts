@@ -11,6 +11,7 @@ export const isLoopbackHost = (hostname: string): boolean =>
  * the bidirectional embeddings, overrides and isolates, and lone surrogates (which also make `encodeURIComponent`
  * throw).
  */
+// eslint-disable-next-line no-control-regex -- the control characters are what it matches
 export const UNSAFE_CHARS = /[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069]|\p{Cs}/u;
 
 /** `text` with every unsafe character (see {@link UNSAFE_CHARS}) replaced by `replacement`. */
@@ -31,6 +32,7 @@ export const publicIdProblem = (value: unknown): string | undefined =>
  * into a URL as it is, or would change how a log line reads.
  */
 export const sessionProblem = (value: unknown): string | undefined =>
+  // eslint-disable-next-line no-control-regex -- the control characters are what it refuses
   typeof value === 'string' && value && !/[\x00-\x1f\x7f-\x9f]|\p{Cs}/u.test(value)
     ? undefined
     : 'must be a non-empty string without control characters or lone surrogates';

@@ -59,7 +59,7 @@ const oneOf = (values: readonly string[]) => `one of ${values.join(', ')}`;
  */
 export function isPlainObject(value: unknown): value is Record<string, unknown> {
   if (value === null || typeof value !== 'object') return false;
-  const proto = Object.getPrototypeOf(value);
+  const proto: unknown = Object.getPrototypeOf(value);
   return proto === null || Object.getPrototypeOf(proto) === null;
 }
 
@@ -277,7 +277,7 @@ function prefix(field: string, problem: string | undefined) {
 
 /** Reads only own properties into a fresh payload (the theme is copied deeply: it is checked JSON data). */
 function ownPayload(type: ActionType, p: Record<string, unknown>): Record<string, unknown> {
-  if (type === 'svc:action:set-theme') return JSON.parse(JSON.stringify(p));
+  if (type === 'svc:action:set-theme') return JSON.parse(JSON.stringify(p)) as Record<string, unknown>;
   const key = { 'svc:action:set-color-scheme': 'scheme', 'svc:action:set-locale': 'locale',
     'svc:action:set-filter': 'filterUrlParameter', 'svc:action:navigate': 'path' }[type as string];
   return key ? { [key]: has(p, key) ? p[key] : undefined } : {};
@@ -305,7 +305,7 @@ export function validateAction(data: unknown): Validated<AnyActionEnvelope> {
  */
 export function buildAction<T extends ActionType>(type: T, payload: ActionPayloadMap[T]) {
   const check = ACTION_CHECKS[type];
-  const problem = check ? check(payload as Record<string, unknown>) : `type: must be ${oneOf(ACTION_TYPES)}`;
+  const problem = check ? check(payload) : `type: must be ${oneOf(ACTION_TYPES)}`;
   if (problem) throw new TypeError(`${type}: ${problem}`);
   return { source: SOURCE, direction: 'action', type, payload, timestamp: Date.now() } as const;
 }

@@ -1,0 +1,104 @@
+/**
+ * From a failure to what the user sees: one message on stderr, in the words of the command line
+ * (flags and environment variables, not the client's option names), and one exit code per class.
+ */
+import { SvcApiError } from '../index.js';
+import { UsageError } from './args.js';
+import type { Command } from './command.js';
+import { OutputError } from './io.js';
+import type { Io } from './io.js';
+
+/** Exit codes, one per error class (documented in the README and in --help). */
+export const EXIT = {
+  ok: 0,
+  internal: 1,
+  usage: 2,
+  auth: 3,
+  forbidden: 4,
+  notFound: 5,
+  network: 6,
+  server: 7,
+  badResponse: 8,
+  output: 9,
+  interrupted: 130,
+} as const;
+
+export const EXIT_HELP = `Exit codes:
+  0    success
+  1    unexpected internal error
+  2    usage: unknown command or flag, invalid value, SVC_API_TOKEN or the base URL missing or invalid
+  3    authentication (HTTP 401): the token is missing, malformed or expired
+  4    permission (HTTP 403): the key is not scoped to this deployment, the caller is not an admin, or not the SCIM token
+  5    not found (HTTP 404): the notification is not in this deployment, or a wrong base URL
+  6    network: no response (connection refused, DNS, TLS, timeout), after retries
+  7    server: HTTP 429, 5xx (after retries, or at once when Retry-After asks too long), a redirect, another status
+  8    invalid response: wrong content type, malformed JSON, wrong shape, or a pagination loop
+  9    output: stdout could not be written (a full disk, for example)
+  130  interrupted (Ctrl-C)`;
+
+/**
+ * The client's option and parameter names, as the user of the CLI knows them. Only a message's
+ * leading name is a client name; "the token option" is the one other place one appears.
+ */
+export function cliWording(message: string, names: Readonly<Record<string, string>>): string {
+  const all: Record<string, string> = { token: 'SVC_API_TOKEN', maxRetries: '--max-retries', timeoutMs: '--timeout', ...names };
+  const lead = /^[A-Za-z]+\b/.exec(message)?.[0];
+  const text = lead !== undefined && Object.hasOwn(all, lead) ? `${all[lead]}${message.slice(lead.length)}` : message;
+  return text.replace('the token option', 'SVC_API_TOKEN');
+}
+
+/** A client TypeError/RangeError (bad input, nothing sent) as a usage error; anything else as is. */
+export function asUsageError(err: unknown, names: Readonly<Record<string, string>>, command: string): unknown {
+  return err instanceof TypeError || err instanceof RangeError ? new UsageError(cliWording(err.message, names), command) : err;
+}
+
+function exitCodeOf(err: SvcApiError): number {
+  switch (err.code) {
+    case 'HTTP_ERROR':
+      return err.status === 401 ? EXIT.auth : err.status === 403 ? EXIT.forbidden : err.status === 404 ? EXIT.notFound : EXIT.server;
+    case 'NETWORK_ERROR':
+    case 'TIMEOUT':
+      return EXIT.network;
+    case 'REDIRECT':
+      return EXIT.server;
+    default:
+      return EXIT.badResponse;
+  }
+}
+
+/**
+ * Says what went wrong on stderr and returns the exit code. `program` is the executable's name, the
+ * prefix of every message: `svc-embed`, or a command run on its own (`svc-embed-tenant`).
+ */
+export function report(err: unknown, io: Io, command: Command | undefined, signal: AbortSignal, program = 'svc-embed'): number {
+  if (err instanceof UsageError) {
+    const usage = err.command && err.command !== program ? `${program} ${err.command}` : program;
+    io.err(`${program}: ${err.message}\nRun "${usage} --help" for usage.\n`);
+    return EXIT.usage;
+  }
+  if (err instanceof OutputError) {
+    // The reader went away (piped into head, for example): that is how pipes end, not a failure.
+    if (err.code === 'EPIPE') return EXIT.ok;
+    // Node's own message starts with the code: "ENOSPC: no space left on device, write".
+    const said = err.cause instanceof Error ? err.cause.message : '';
+    io.err(`${program}: cannot write to stdout: ${said.startsWith(err.code) ? said : err.code}\n`);
+    return EXIT.output;
+  }
+  if (signal.aborted) {
+    io.err(`${io.live ? '\n' : ''}${program}: interrupted\n`);
+    return EXIT.interrupted;
+  }
+  if (err instanceof SvcApiError) {
+    const hint = command?.hint?.(err) ?? (err.status === 401 ? 'check SVC_API_TOKEN' : undefined);
+    io.err(`${program}: ${err.message}${hint ? `\nhint: ${hint}` : ''}\n`);
+    return exitCodeOf(err);
+  }
+  let text: string;
+  try {
+    text = err instanceof Error ? err.message : String(err);
+  } catch {
+    text = 'a value that cannot be shown';
+  }
+  io.err(`${program}: unexpected error: ${text}\n`);
+  return EXIT.internal;
+}

@@ -1,0 +1,466 @@
+/**
+ * One GET with timeout, abort, bounded retries and response checks. Holds no credential itself: the
+ * caller passes the Authorization value per request and a redaction function built by the client.
+ */
+import { SCIM_ERROR } from '@svc-embed/protocol';
+import { SvcApiError, statusMeaning } from './errors.js';
+import type { SvcApiErrorInit } from './errors.js';
+import { ELLIPSIS, replaceUnsafe } from './text.js';
+import type { RetryInfo } from './types.js';
+
+/** Settings a {@link Transport} is built with. */
+export interface TransportConfig {
+  baseUrl: string;
+  fetch: typeof globalThis.fetch;
+  timeoutMs: number;
+  maxRetries: number;
+  retryBaseDelayMs: number;
+  retryMaxDelayMs: number;
+  onRetry: ((info: RetryInfo) => void) | undefined;
+  /** Removes the credential from any text copied into an error. */
+  redact: (text: string) => string;
+}
+
+/** One request as the API layer describes it. */
+export interface RequestSpec {
+  /** Path and query after the base URL, starting with `/`. */
+  path: string;
+  authorization: string;
+  accept: string;
+  scim: boolean;
+  signal: AbortSignal | undefined;
+  /** A sharper 404 explanation than the generic one. */
+  notFound?: string;
+}
+
+/** A successful response's parsed JSON body. */
+export interface JsonResult {
+  body: unknown;
+  status: number;
+  requestId: string | undefined;
+}
+
+const RETRY_STATUSES = new Set([429, 502, 503, 504]);
+const REQUEST_ID_HEADERS = ['x-request-id', 'request-id', 'x-correlation-id', 'x-amzn-requestid', 'x-amz-request-id'];
+/** Error bodies are read only this far, then the rest is cancelled: they are explanations, not data. */
+const MAX_ERROR_BODY = 64 * 1024;
+/** A successful response larger than this is refused (INVALID_RESPONSE) instead of filling the memory. */
+export const MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
+/** Levels of a network error's cause chain copied (scrubbed) into an error's `cause`. */
+const MAX_CAUSE_DEPTH = 3;
+const MAX_DETAIL = 300;
+const IMF_FIXDATE = /^[A-Za-z]{3}, \d{2} [A-Za-z]{3} \d{4} \d{2}:\d{2}:\d{2} GMT$/;
+
+/**
+ * Single-line, bounded, credential-free text for messages. Redaction comes first, on the text as
+ * received: any transformation before it (case, trimming, cutting) could leave a token unrecognised.
+ */
+function clean(text: string, redact: (t: string) => string, max = MAX_DETAIL): string {
+  const flat = replaceUnsafe(redact(text), ' ').replace(/\s+/g, ' ').trim();
+  return flat.length > max ? `${flat.slice(0, max - 1)}${ELLIPSIS}` : flat;
+}
+
+function requestIdOf(headers: Headers, redact: (t: string) => string): string | undefined {
+  for (const name of REQUEST_ID_HEADERS) {
+    const v = headers.get(name);
+    // Only a plausible id is copied: it ends up in messages and terminals. A server that echoes
+    // the credential as its request id gets no request id at all.
+    if (v && /^[\x21-\x7e]{1,128}$/.test(v) && redact(v) === v) return v;
+  }
+  return undefined;
+}
+
+/** `Retry-After` as milliseconds (delay-seconds or an HTTP date), or undefined when absent or unreadable. */
+export function parseRetryAfter(value: string | null, now = Date.now()): number | undefined {
+  if (value === null) return undefined;
+  const v = value.trim();
+  if (/^\d{1,10}$/.test(v)) return Number(v) * 1000;
+  if (IMF_FIXDATE.test(v)) {
+    const at = Date.parse(v);
+    if (!Number.isNaN(at)) return Math.max(0, at - now);
+  }
+  return undefined;
+}
+
+/** The media type as sent (redacted before anything else), and its lowercase form for comparisons. */
+function mediaType(headers: Headers, redact: (t: string) => string): { shown: string; type: string } {
+  const shown = redact(headers.get('content-type') ?? '').split(';')[0].trim();
+  return { shown, type: shown.toLowerCase() };
+}
+
+function isJsonType(type: string): boolean {
+  return type === 'application/json' || (type.startsWith('application/') && type.endsWith('+json'));
+}
+
+/**
+ * One abort listener for a run of awaits: `race(promise)` rejects with the signal's reason as soon as it
+ * aborts (at once if it already has), even if `promise` never settles; `release()` removes the listener.
+ */
+function abortRace(signal: AbortSignal): { race<T>(promise: Promise<T>): Promise<T>; release(): void } {
+  let onAbort!: () => void;
+  const aborted = new Promise<never>((_, reject) => {
+    onAbort = () => reject(signal.reason);
+  });
+  aborted.catch(() => {});
+  signal.addEventListener('abort', onAbort, { once: true });
+  if (signal.aborted) onAbort();
+  return {
+    race: (promise) => Promise.race([promise, aborted]),
+    release: () => signal.removeEventListener('abort', onAbort),
+  };
+}
+
+/** `promise`, or its signal's reason as soon as the signal aborts. */
+async function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  const abort = abortRace(signal);
+  try {
+    return await abort.race(promise);
+  } finally {
+    abort.release();
+  }
+}
+
+/** Waits `ms`, or rejects with the signal's reason when it aborts first. */
+export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) {
+      reject(signal.reason);
+      return;
+    }
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal!.reason);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+function discard(res: Response): void {
+  // Frees the connection; a failure here changes nothing for the caller.
+  res.body?.cancel().catch(() => {});
+}
+
+/** Decodes UTF-8 (a BOM is dropped, bad sequences become U+FFFD); without `stream`, decode() keeps no state. */
+const utf8 = new TextDecoder();
+
+/**
+ * Reads a body as a stream, at most `cap` bytes: past it, reading stops, the rest is cancelled and
+ * `truncated` is true. Rejects with the signal's reason when it aborts (the stream is cancelled), even
+ * while a read is pending that would never settle.
+ */
+async function readCapped(res: Response, cap: number, signal: AbortSignal): Promise<{ text: string; truncated: boolean }> {
+  const body = res.body;
+  if (!body) return { text: '', truncated: false };
+  const reader = body.getReader();
+  // One abort listener for the whole body, raced with each read.
+  const abort = abortRace(signal);
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  let truncated = false;
+  try {
+    for (;;) {
+      const { done, value } = await abort.race(reader.read());
+      if (done) break;
+      if (!(value instanceof Uint8Array)) throw new TypeError('the response body stream gave a chunk that is not bytes');
+      const room = cap - size;
+      if (value.byteLength > room) {
+        chunks.push(value.subarray(0, room));
+        size = cap;
+        truncated = true;
+        break;
+      }
+      chunks.push(value);
+      size += value.byteLength;
+    }
+  } catch (err) {
+    reader.cancel().catch(() => {});
+    throw err;
+  } finally {
+    abort.release();
+  }
+  if (truncated) reader.cancel().catch(() => {});
+  // A body usually comes in one chunk: decoded as it is, without a copy.
+  if (chunks.length === 1) return { text: utf8.decode(chunks[0]), truncated };
+  const bytes = new Uint8Array(size);
+  let at = 0;
+  for (const c of chunks) {
+    bytes.set(c, at);
+    at += c.byteLength;
+  }
+  return { text: utf8.decode(bytes), truncated };
+}
+
+/** A retried failure is always an HTTP_ERROR (429, 502, 503, 504), a NETWORK_ERROR or a TIMEOUT. */
+type Attempt = { done: JsonResult } | { retry: SvcApiError; delayMs: number | undefined };
+
+/** A delay in seconds for messages: whole seconds for a server's delay, up to milliseconds for a limit. */
+function seconds(ms: number, round: (n: number) => number = (n) => n): string {
+  return String(round(Math.round(ms) / 1000));
+}
+
+/** Where a wrong base URL usually shows: the one hint for a 404 or a 2xx that is not JSON. */
+const CHECK_BASE_URL = 'check the base URL first (it usually ends in /api)';
+
+/** Performs GET requests for the client. Not part of the public API. */
+export class Transport {
+  readonly #c: TransportConfig;
+
+  constructor(config: TransportConfig) {
+    this.#c = config;
+  }
+
+  /** The normalised base URL (no credential). */
+  get baseUrl(): string {
+    return this.#c.baseUrl;
+  }
+
+  /** GETs `spec.path` and returns its JSON body, retrying what may be retried. */
+  async getJson(spec: RequestSpec): Promise<JsonResult> {
+    const { signal } = spec;
+    for (let attempt = 1; ; attempt++) {
+      if (signal?.aborted) throw signal.reason;
+      const outcome = await this.#attempt(spec, attempt);
+      if ('done' in outcome) return outcome.done;
+      const retries = attempt - 1;
+      if (retries >= this.#c.maxRetries) throw outcome.retry;
+      const delayMs = this.#delay(retries + 1, outcome.delayMs);
+      this.#c.onRetry?.({ retry: retries + 1, delayMs, status: outcome.retry.status, code: outcome.retry.code as RetryInfo['code'], path: spec.path });
+      await sleep(delayMs, signal);
+    }
+  }
+
+  /**
+   * Backoff: the server's Retry-After when given (never above the cap: #attempt gives up on a longer
+   * one), else exponential with jitter, capped.
+   */
+  #delay(retry: number, retryAfterMs: number | undefined): number {
+    const cap = this.#c.retryMaxDelayMs;
+    if (retryAfterMs !== undefined) return Math.min(retryAfterMs, cap);
+    const exp = this.#c.retryBaseDelayMs * 2 ** (retry - 1);
+    return Math.min(Math.round(exp * (0.5 + Math.random() * 0.5)), cap);
+  }
+
+  async #attempt(spec: RequestSpec, attempt: number): Promise<Attempt> {
+    const { redact } = this.#c;
+    // Built only for a failure. The query may hold a server-supplied cursor: redacted like any other server text.
+    const fail = (text: string, init: Partial<SvcApiErrorInit>) => new SvcApiError(
+      `GET ${spec.path.split('?')[0]} failed: ${text}${attempt > 1 ? ` (after ${attempt} attempts)` : ''}`,
+      { code: 'HTTP_ERROR', status: 0, method: 'GET', path: redact(spec.path), attempts: attempt, ...init },
+    );
+
+    // One controller per attempt joins the caller's signal and the timeout.
+    const ctrl = new AbortController();
+    const outer = spec.signal;
+    const onOuterAbort = () => ctrl.abort(outer!.reason);
+    outer?.addEventListener('abort', onOuterAbort, { once: true });
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      ctrl.abort(new Error('timeout'));
+    }, this.#c.timeoutMs);
+
+    // Turns a rejection from fetch or the body read into the right error; the caller's abort wins.
+    const noResponse = (err: unknown): Attempt => {
+      if (outer?.aborted) throw outer.reason;
+      if (timedOut) {
+        return { retry: fail(`no complete response within ${this.#c.timeoutMs} ms`, { code: 'TIMEOUT' }), delayMs: undefined };
+      }
+      const cause = prop(err, 'cause');
+      const why = describe(prop(cause, 'code') ?? prop(cause, 'message') ?? prop(err, 'message') ?? err);
+      if (/redirect/i.test(why)) {
+        throw fail('the server answered with a redirect, which is never followed with credentials (check the base URL)', {
+          code: 'REDIRECT', cause: safeCause(err, redact),
+        });
+      }
+      return {
+        retry: fail(`network error (${clean(why, redact, 120)})`, { code: 'NETWORK_ERROR', cause: safeCause(err, redact) }),
+        delayMs: undefined,
+      };
+    };
+
+    try {
+      const fetchImpl = this.#c.fetch;
+      let res: Response;
+      try {
+        res = await untilAborted(fetchImpl(this.#c.baseUrl + spec.path, {
+          method: 'GET',
+          headers: { authorization: spec.authorization, accept: spec.accept },
+          redirect: 'error',
+          signal: ctrl.signal,
+        }), ctrl.signal);
+      } catch (err) {
+        return noResponse(err);
+      }
+
+      const status = res.status;
+      const requestId = requestIdOf(res.headers, redact);
+      const rid = requestId ? ` [request id ${requestId}]` : '';
+
+      if (status >= 200 && status < 300) {
+        const { shown, type } = mediaType(res.headers, redact);
+        if (!isJsonType(type)) {
+          discard(res);
+          throw fail(`expected a JSON response but got content type "${clean(shown || 'none', redact, 80)}"${rid}; ${CHECK_BASE_URL}`, {
+            code: 'INVALID_RESPONSE', status, requestId, field: 'content-type',
+          });
+        }
+        let read: { text: string; truncated: boolean };
+        try {
+          read = await readCapped(res, MAX_RESPONSE_BYTES, ctrl.signal);
+        } catch (err) {
+          return noResponse(err);
+        }
+        if (read.truncated) {
+          throw fail(`the response body exceeds the ${MAX_RESPONSE_BYTES / (1024 * 1024)} MiB cap${rid}`, {
+            code: 'INVALID_RESPONSE', status, requestId, field: 'body',
+          });
+        }
+        try {
+          return { done: { body: JSON.parse(read.text) as unknown, status, requestId } };
+        } catch {
+          throw fail(`the response body is not valid JSON${rid}`, { code: 'INVALID_RESPONSE', status, requestId, field: 'body' });
+        }
+      }
+
+      if (status >= 300 && status < 400) {
+        discard(res);
+        throw fail(`HTTP ${status}, a redirect, which is never followed with credentials (check the base URL)${rid}`, {
+          code: 'REDIRECT', status, requestId,
+        });
+      }
+
+      if (RETRY_STATUSES.has(status)) {
+        discard(res);
+        const retryAfterMs = parseRetryAfter(res.headers.get('retry-after'));
+        const what = `HTTP ${status}, ${statusMeaning(status, spec.scim)}${rid}`;
+        const cap = this.#c.retryMaxDelayMs;
+        // Waiting the cap and retrying early would only meet the same answer again, and again.
+        if (retryAfterMs !== undefined && retryAfterMs > cap) {
+          throw fail(`${what}; the server asks to retry in ${seconds(retryAfterMs, Math.ceil)} s, longer than the ` +
+            `client waits (${seconds(cap)} s at most), so it gives up now`, { status, requestId, retryAfterMs });
+        }
+        return { retry: fail(what, { status, requestId, retryAfterMs }), delayMs: retryAfterMs };
+      }
+
+      const extra = await this.#errorDetail(res, ctrl.signal, outer);
+      // A 404 that is not JSON comes from a web server or a proxy, not from the API: most often the
+      // base URL lacks its /api part, and the API's own explanation would mislead.
+      const notJson = status === 404 && !isJsonType(mediaType(res.headers, redact).type);
+      const meaning = notJson ? `a non-JSON answer, so probably not the API: ${CHECK_BASE_URL}`
+        : status === 404 && spec.notFound ? spec.notFound : statusMeaning(status, spec.scim);
+      const said = extra.detail ? `. Server says: ${extra.detail}` : '';
+      throw fail(`HTTP ${status}, ${meaning}${rid}${said}`, { status, requestId, ...extra });
+    } finally {
+      clearTimeout(timer);
+      outer?.removeEventListener('abort', onOuterAbort);
+    }
+  }
+
+  /**
+   * Best effort: the server's explanation from a SCIM error or a JSON/plain-text body, of which at
+   * most 64 KiB are read. The caller's abort while reading still wins: it rejects with its reason.
+   */
+  async #errorDetail(
+    res: Response, signal: AbortSignal, outer: AbortSignal | undefined,
+  ): Promise<{ detail?: string; scimType?: string }> {
+    const { redact } = this.#c;
+    const { type } = mediaType(res.headers, redact);
+    if (!isJsonType(type) && type !== 'text/plain') {
+      discard(res);
+      return {};
+    }
+    let text: string;
+    try {
+      const read = await readCapped(res, MAX_ERROR_BODY, signal);
+      // A cut may split a token, which redaction would then miss: drop the cut word. Tokens hold no
+      // whitespace, so the trailing run of non-whitespace holds any part of one.
+      text = read.truncated ? dropTrailingWord(read.text) : read.text;
+    } catch {
+      if (outer?.aborted) throw outer.reason;
+      return {};
+    }
+    if (type === 'text/plain') return text.trim() ? { detail: clean(text, redact) } : {};
+    let body: unknown;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      return {};
+    }
+    if (body === null || typeof body !== 'object' || Array.isArray(body)) return {};
+    const o = body as Record<string, unknown>;
+    const str = (k: string) => (Object.hasOwn(o, k) && typeof o[k] === 'string' && o[k] !== '' ? clean(o[k], redact) : undefined);
+    const out: { detail?: string; scimType?: string } = {};
+    if (Array.isArray(o.schemas) && o.schemas.includes(SCIM_ERROR)) {
+      const detail = str('detail');
+      const scimType = str('scimType');
+      if (detail) out.detail = detail;
+      if (scimType) out.scimType = scimType;
+      return out;
+    }
+    // Common shapes: { message }, { detail }, OAuth's { error, error_description }, { error: { message } }.
+    const nested = o.error !== null && typeof o.error === 'object' && !Array.isArray(o.error)
+      ? (o.error as Record<string, unknown>).message : undefined;
+    const detail = str('message') ?? str('detail') ?? str('error_description') ?? str('error')
+      ?? (typeof nested === 'string' && nested !== '' ? clean(nested, redact) : undefined);
+    if (detail) out.detail = detail;
+    return out;
+  }
+}
+
+/** Reads a property of any value; a throwing getter or proxy gives undefined. */
+function prop(value: unknown, key: string): unknown {
+  if (value === null || (typeof value !== 'object' && typeof value !== 'function')) return undefined;
+  try {
+    return (value as Record<string, unknown>)[key];
+  } catch {
+    return undefined;
+  }
+}
+
+/** Text of a thrown value's message, code or the value itself, without calling its own methods. */
+function describe(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return String(value);
+  if (value === undefined || value === null) return String(value);
+  return typeof value === 'symbol' ? 'a symbol' : 'a value without a message';
+}
+
+/** `text` without its last run of non-whitespace characters. */
+function dropTrailingWord(text: string): string {
+  let end = text.length;
+  while (end > 0 && !/\s/.test(text[end - 1])) end--;
+  return text.slice(0, end);
+}
+
+/**
+ * A fresh, minimal copy of a network error for `cause`: name, message and code only, each scrubbed,
+ * and the same for its own cause down to a few levels. The original is never kept: any property of
+ * it (a request, its headers, options, nested errors) could hold the token, and `util.inspect(error)`
+ * prints causes in full.
+ */
+function safeCause(err: unknown, redact: (t: string) => string, depth = 1): Error {
+  const message = prop(err, 'message');
+  const copy = new Error(clean(typeof message === 'string' ? message : describe(err), redact));
+  const name = prop(err, 'name');
+  const safeName = typeof name === 'string' && /^[A-Za-z_$][\w$.]{0,63}$/.test(name) && redact(name) === name ? name : 'Error';
+  // Not enumerable, as on Error.prototype: util.inspect shows it in the header only.
+  if (safeName !== 'Error') Object.defineProperty(copy, 'name', { value: safeName, enumerable: false, writable: true, configurable: true });
+  copy.stack = `${copy.name}: ${copy.message}`;
+  const code = prop(err, 'code');
+  if (typeof code === 'string' || (typeof code === 'number' && Number.isFinite(code))) {
+    Object.defineProperty(copy, 'code', {
+      value: typeof code === 'string' ? clean(code, redact, 80) : code, enumerable: true, writable: true, configurable: true,
+    });
+  }
+  const cause = prop(err, 'cause');
+  if (cause !== undefined && depth < MAX_CAUSE_DEPTH) {
+    Object.defineProperty(copy, 'cause', {
+      value: safeCause(cause, redact, depth + 1), enumerable: false, writable: true, configurable: true,
+    });
+  }
+  return copy;
+}

@@ -1,0 +1,222 @@
+/**
+ * Public types of `@svc-embed/api`: the recipients listing (spec 2.1-2.3, 4.1) and the SCIM user
+ * listing (spec 4.2, 5.2).
+ */
+
+/** The recipient kinds this version knows (spec 2.2). */
+export type KnownRecipientType = 'USER' | 'EMBED_USER' | 'SLACK';
+
+/** A main console user (spec 4.1 rule 3). */
+export interface UserRecipient {
+  readonly type: 'USER';
+  readonly userId: number | null;
+  readonly email: string | null;
+  readonly username: string | null;
+}
+
+/** An embed user (spec 4.1 rule 3). */
+export interface EmbedUserRecipient {
+  readonly type: 'EMBED_USER';
+  readonly embedUserId: number | null;
+  readonly embedTenantName: string | null;
+  readonly externalId: string | null;
+  readonly email: string | null;
+  readonly username: string | null;
+}
+
+/** A chat channel (spec 4.1 rule 3). */
+export interface SlackRecipient {
+  readonly type: 'SLACK';
+  readonly channelId: string | null;
+  readonly channelName: string | null;
+  readonly username: string | null;
+}
+
+/**
+ * A recipient whose `type` this version of the client does not know. It is kept, never dropped,
+ * so a server that adds a kind does not break listings. `type` is the fixed marker `'UNKNOWN'` so
+ * that `switch (r.type)` narrows cleanly; the server's value is in `rawType`.
+ */
+export interface UnknownRecipient {
+  readonly type: 'UNKNOWN';
+  /** The `type` value the server sent. */
+  readonly rawType: string;
+  /** Every field of the item as received (a fresh object; JSON values only). */
+  readonly raw: Readonly<Record<string, unknown>>;
+}
+
+/** One recipient of a notification, discriminated on `type`. */
+export type NotificationRecipient = UserRecipient | EmbedUserRecipient | SlackRecipient | UnknownRecipient;
+
+/** Cursor pagination state (spec 2.3). Absent cursors are normalised to `null`. */
+export interface PageInfo {
+  readonly hasNextPage: boolean;
+  readonly hasPreviousPage: boolean;
+  readonly startCursor: string | null;
+  readonly endCursor: string | null;
+}
+
+/** One page of `getRecipients` (spec 2.1). A missing `pageInfo` is normalised to `null`. */
+export interface NotificationRecipientsListResponse {
+  readonly items: readonly NotificationRecipient[];
+  readonly pageInfo: PageInfo | null;
+}
+
+/** Options shared by every call. */
+export interface CallOptions {
+  /** Cancels the request in flight and any retry wait; the call rejects with the signal's reason. */
+  signal?: AbortSignal;
+}
+
+/** Arguments of {@link SvcClient.listRecipients}. */
+export interface ListRecipientsParams extends CallOptions {
+  /** Numeric id of the deployment that owns the notification (a positive safe integer). */
+  deploymentId: number;
+  /** Numeric id of the notification (a positive safe integer). */
+  notificationId: number;
+  /** Page size, an integer from 1 to 200. When omitted the server default (100) applies. */
+  first?: number;
+  /** The previous page's `pageInfo.endCursor`; `null` or omitted for the first page. */
+  after?: string | null;
+}
+
+/** Progress report for multi-page iteration. */
+export interface PageProgress {
+  /** 1-based number of the page just received. */
+  readonly page: number;
+  /** Items on that page. */
+  readonly pageItems: number;
+  /** Items received so far, this page included. */
+  readonly received: number;
+  /** Total announced by the server, when it announces one (SCIM `totalResults`). */
+  readonly total?: number;
+}
+
+/** Arguments of {@link SvcClient.recipients}. */
+export interface RecipientsIterationParams extends ListRecipientsParams {
+  /** Called after each page arrives, before its items are yielded. */
+  onPage?: (progress: PageProgress) => void;
+  /**
+   * Most pages requested; a server still claiming a next page after them raises `PAGINATION_ERROR`,
+   * so iteration always ends. A positive integer. Default 10000.
+   */
+  maxPages?: number;
+}
+
+/** The SCIM authorization schemes the service accepts (spec 5.2). */
+export type ScimAuthScheme = 'Bearer' | 'Api-Key';
+
+/** A SCIM multi-valued attribute entry such as an e-mail address (RFC 7643 2.4). */
+export interface ScimMultiValued {
+  readonly value?: string;
+  readonly type?: string;
+  readonly primary?: boolean;
+  readonly display?: string;
+  readonly [key: string]: unknown;
+}
+
+/**
+ * A SCIM user resource (RFC 7643 4.1). The service does not document its fields (spec 2.5), so
+ * only `id` and `userName` are required; every other field the server sends is kept.
+ */
+export interface ScimUser {
+  readonly id: string;
+  readonly userName: string;
+  readonly externalId?: string;
+  readonly displayName?: string;
+  readonly active?: boolean;
+  readonly emails?: readonly ScimMultiValued[];
+  readonly name?: Readonly<Record<string, unknown>>;
+  readonly schemas?: readonly string[];
+  readonly meta?: Readonly<Record<string, unknown>>;
+  readonly [key: string]: unknown;
+}
+
+/** A SCIM ListResponse (RFC 7644 3.4.2). */
+export interface ScimListResponse<T = ScimUser> {
+  readonly schemas: readonly string[];
+  readonly totalResults: number;
+  /** 1-based index of the first resource in `Resources`; the request's when the server omits it. */
+  readonly startIndex: number;
+  /** Number of resources on this page; `Resources.length` when the server omits it. */
+  readonly itemsPerPage: number;
+  readonly Resources: readonly T[];
+}
+
+/** Arguments of {@link ScimApi.listUsers}. */
+export interface ScimListUsersParams extends CallOptions {
+  /** 1-based index of the first user (RFC 7644 3.4.2.4). Default 1. */
+  startIndex?: number;
+  /** Page size, a non-negative integer. When omitted the server default applies. */
+  count?: number;
+}
+
+/** Arguments of {@link ScimApi.users}. */
+export interface ScimUsersIterationParams extends CallOptions {
+  /** Page size, a positive integer. When omitted the server default applies. */
+  count?: number;
+  /** 1-based index to start from. Default 1. */
+  startIndex?: number;
+  /** Called after each page arrives, before its users are yielded. */
+  onPage?: (progress: PageProgress) => void;
+  /**
+   * Most pages requested; users still remaining after them raise `PAGINATION_ERROR`, so iteration
+   * always ends (even if `totalResults` keeps growing). A positive integer. Default 10000.
+   */
+  maxPages?: number;
+}
+
+/** Reported before each retry wait. */
+export interface RetryInfo {
+  /** 1-based number of the retry about to happen. */
+  readonly retry: number;
+  /** How long the client waits before it. */
+  readonly delayMs: number;
+  /** The HTTP status that caused it, or 0 for a network error or timeout. */
+  readonly status: number;
+  /**
+   * What failed: `HTTP_ERROR` (a 429, 502, 503 or 504, see `status`), `NETWORK_ERROR` (no response)
+   * or `TIMEOUT` (no complete response within `timeoutMs`).
+   */
+  readonly code: 'HTTP_ERROR' | 'NETWORK_ERROR' | 'TIMEOUT';
+  /** The request path, without the base URL. */
+  readonly path: string;
+}
+
+/** Options of {@link SvcClient}. */
+export interface SvcClientOptions {
+  /**
+   * The service base address, e.g. `https://acme.example.com/api`. `https:` only; `http:` only on
+   * loopback hosts (`localhost`, `127.0.0.0/8`, `[::1]`). No user-info, query or fragment.
+   */
+  baseUrl: string | URL;
+  /**
+   * API key, OAuth access token or SCIM token: at least 8 visible ASCII characters, never logged or
+   * serialised. `undefined` is accepted by the type, so that `process.env.SVC_API_TOKEN` can be
+   * passed as is, and refused at run time with a TypeError saying the token is missing.
+   */
+  token: string | undefined;
+  /** Authorization scheme on `/scim/v2` requests (spec 5.2). Default `'Bearer'`. */
+  scimAuthScheme?: ScimAuthScheme;
+  /** A `fetch` implementation. Default: the global `fetch`. */
+  fetch?: typeof globalThis.fetch;
+  /** Time limit of each attempt (request and body), in milliseconds. Default 30000. */
+  timeoutMs?: number;
+  /** Retries after a 429, 502, 503, 504 or a network error; an integer 0..10. Default 2. */
+  maxRetries?: number;
+  /** First backoff step in milliseconds, doubled on each retry (with jitter). Default 500. */
+  retryBaseDelayMs?: number;
+  /**
+   * Upper bound of any wait, in milliseconds. Default 30000. A `Retry-After` longer than this is not
+   * waited for at all: the call fails at once with an `SvcApiError` whose `retryAfterMs` holds the
+   * server's delay.
+   */
+  retryMaxDelayMs?: number;
+  /** Called before each retry wait (for logging or progress). */
+  onRetry?: (info: RetryInfo) => void;
+  /**
+   * Permit construction in a browser. An unscoped key grants full account access (spec 5.1), so
+   * only pass `true` for a key that is safe to expose to the page's users.
+   */
+  allowBrowser?: boolean;
+}

@@ -1,0 +1,135 @@
+/**
+ * `@svc-embed/tenant`: the simulated tenant, for local development and for test set-ups (a Playwright
+ * `globalSetup`, a web-test-runner plugin). One loopback origin serves the embed surfaces (dashboard,
+ * app, chat), their data, and the REST and SCIM endpoints, with seeded data and the demo keys.
+ * @packageDocumentation
+ */
+
+// @svc-embed/tenant: the simulated tenant, one loopback origin serving the embed surfaces (dashboard,
+// app, chat), their data API, and the REST and SCIM endpoints, with the seeded data and demo keys.
+// `npm start` and `svc-embed-tenant` both run it through startTenant.
+import { dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { isIP } from 'node:net';
+import mount from 'koa-mount';
+import { DEFAULT_ALLOW_ORIGINS, parseAllowedOrigin } from '@svc-embed/protocol';
+import { createApp, listen, serveDir } from './http.js';
+import { embedRoutes } from './embed.js';
+import { restApi } from './rest.js';
+
+/** `['http://localhost:*', 'http://127.0.0.1:*']`: localhost and 127.0.0.1 on any port. */
+export { DEFAULT_ALLOW_ORIGINS };
+
+/** Options of {@link startTenant}. Every one is checked; a wrong value throws a `TypeError`. */
+export interface TenantOptions {
+  /** Port to listen on, 0 to 65535. Default `0`: a free port chosen by the system. */
+  port?: number;
+  /** Host name or IP address to listen on. Default `'127.0.0.1'`. */
+  host?: string;
+  /**
+   * Host page origins allowed to frame the embed (CSP `frame-ancestors`) and to exchange messages with
+   * it. Each is an origin (`'http://localhost:5173'`) or an origin with any port (`'http://localhost:*'`).
+   * Default {@link DEFAULT_ALLOW_ORIGINS}: localhost and 127.0.0.1 on any port.
+   */
+  allowOrigins?: readonly string[];
+  /** `false` answers the embed's queries without the simulated delay. Default `true`. */
+  latency?: boolean;
+}
+
+/** A running simulated tenant. */
+export interface Tenant {
+  /** The tenant's origin, e.g. `'http://127.0.0.1:8001'`; embed URLs start with it. */
+  readonly origin: string;
+  /** The allowed host origins, in canonical form. */
+  readonly allowOrigins: readonly string[];
+  /** Stops the server and drops its open connections. */
+  close(this: void): Promise<void>;
+}
+
+/** The options as a caller may pass them from JavaScript: each still to be checked. */
+type UncheckedOptions = { readonly [K in keyof TenantOptions]?: unknown };
+
+/** The options once checked, with the defaults filled in. */
+interface CheckedOptions {
+  readonly port: number;
+  readonly host: string;
+  readonly allowOrigins: readonly string[];
+  readonly latency: boolean;
+}
+
+const PUBLIC_DIR = fileURLToPath(new URL('../public/', import.meta.url));
+// The protocol package's compiled module, which the embed's scripts import.
+const PROTOCOL_DIR = dirname(fileURLToPath(import.meta.resolve('@svc-embed/protocol')));
+const OPTIONS: readonly string[] = ['port', 'host', 'allowOrigins', 'latency'] satisfies readonly (keyof TenantOptions)[];
+const HOST_NAME = /^(?=.{1,253}$)[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/;
+
+const shown = (v: unknown): string => (typeof v === 'string' ? JSON.stringify(v.length > 60 ? `${v.slice(0, 60)}\u2026` : v) : String(v));
+const isList = (v: unknown): v is readonly unknown[] => Array.isArray(v);
+
+/** Checks the options of startTenant and fills in the defaults; a TypeError names the first problem. */
+function checkOptions(options: unknown): CheckedOptions {
+  if (options === undefined) options = {};
+  if (options === null || typeof options !== 'object' || Array.isArray(options)) {
+    throw new TypeError('startTenant: options must be an object');
+  }
+  for (const key of Object.keys(options)) {
+    if (!OPTIONS.includes(key)) throw new TypeError(`startTenant: unknown option ${shown(key)} (known: ${OPTIONS.join(', ')})`);
+  }
+  const { port = 0, host = '127.0.0.1', allowOrigins = DEFAULT_ALLOW_ORIGINS, latency = true }: UncheckedOptions = options;
+  if (typeof port !== 'number' || !Number.isInteger(port) || port < 0 || port > 65535) {
+    throw new TypeError(`startTenant: port must be an integer from 0 to 65535 (0 picks a free port), not ${shown(port)}`);
+  }
+  const bare = typeof host === 'string' ? host.replace(/^\[(.*)\]$/, '$1') : host;
+  if (typeof bare !== 'string' || !(isIP(bare) || HOST_NAME.test(bare))) {
+    throw new TypeError(`startTenant: host must be a host name or an IP address to listen on, not ${shown(host)}`);
+  }
+  if (!isList(allowOrigins) || allowOrigins.length === 0) {
+    throw new TypeError('startTenant: allowOrigins must be a non-empty array of origins, e.g. ["http://localhost:*"]');
+  }
+  // parseAllowedOrigin throws a TypeError that names the entry and the rule it breaks.
+  const origins = [...new Set(allowOrigins.map((o) => parseAllowedOrigin(o).origin))];
+  if (typeof latency !== 'boolean') throw new TypeError(`startTenant: latency must be true or false, not ${shown(latency)}`);
+  return { port, host: bare, allowOrigins: origins, latency };
+}
+
+/**
+ * Starts the simulated tenant and resolves once it listens. Rejects with the system error when the
+ * port is taken (`code: 'EADDRINUSE'`).
+ * @param options port (default 0: a free port), host to listen on (default 127.0.0.1), allowOrigins: the host page
+ *   origins that may frame the embed and exchange messages with it, each an origin or an origin with
+ *   any port (`http://localhost:*`; default: localhost and 127.0.0.1 on any port), latency: false
+ *   answers queries without the simulated delay.
+ * @throws {TypeError} for an unknown option or a value out of its domain
+ */
+export async function startTenant(options?: TenantOptions): Promise<Tenant> {
+  const { port, host, allowOrigins, latency } = checkOptions(options);
+  const embed = await embedRoutes({ allowOrigins, latency });
+  const app = createApp('tenant');
+  app.use(mount('/embed/static', serveDir(PUBLIC_DIR, { extensions: ['.js', '.css'] })));
+  app.use(mount('/embed/protocol', serveDir(PROTOCOL_DIR, { extensions: ['.js'] })));
+  app.use(mount('/embed/api', embed.api));
+  app.use(mount('/api', restApi));
+  app.use(embed.pages);
+  const { origin, close } = await listen(app, { port, host });
+  return { origin, allowOrigins: [...allowOrigins], close };
+}
+
+/**
+ * What to print once the tenant is up (the same for `npm start` and `svc-embed-tenant`): its origin,
+ * an example `<svc-embed>` tag, the sessions and keys.
+ */
+export function describeTenant({ origin, allowOrigins }: Pick<Tenant, 'origin' | 'allowOrigins'>): string {
+  return [
+    `Simulated tenant  ${origin}`,
+    `  framed by       ${allowOrigins.join('  ')}`,
+    '',
+    `  <svc-embed src="${origin}/embed/dashboard/sales-overview?session=demo-acme" style="height: 640px"></svc-embed>`,
+    '',
+    '  Surfaces  /embed/dashboard/sales-overview  /embed/dashboard/support-ops  /embed/app  /embed/chat',
+    '  Sessions  demo-acme, demo-globex (signed) \u00b7 none (private) \u00b7 demo-acme-ttl20 (ends 20 s after load) \u00b7 expired',
+    `  REST      ${origin}/api/v1/deployments/1/notifications/1/recipients`,
+    '            Authorization: Bearer demo-admin-key   (demo-scoped-key: deployment 1 only; demo-viewer-key: not an admin)',
+    `  SCIM      ${origin}/api/scim/v2/Users`,
+    '            Authorization: Bearer demo-scim-token',
+  ].join('\n');
+}
