@@ -1,4 +1,4 @@
-// Runs every suite (browser tests in Chromium, Firefox ESR and WebKit, then the Node suites) and
+// Runs every suite (the linters, browser tests in Chromium, Firefox ESR and WebKit, then the Node suites) and
 // closes with the one line CI reads: "N passed, N failed[, N skipped]".
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync, existsSync } from 'node:fs';
@@ -69,6 +69,18 @@ if (!process.env.SVC_SKIP_BUILD) {
 }
 
 const only = process.argv[2];
+
+// The linters (ESLint with zero warnings, then Prettier's check) count as one check each.
+if (!only || only === 'lint') {
+  for (const [name, args] of [['eslint', ['run', '--silent', 'lint:eslint']], ['prettier', ['run', '--silent', 'lint:prettier']]]) {
+    const status = await run('npm', args);
+    if (status === 0) totals.passed++;
+    else {
+      totals.failed++;
+      failures.push({ where: 'lint', test: name, message: `npm run lint:${name} exited ${status}` });
+    }
+  }
+}
 
 if (!only || only === 'browser') {
   collect('browser', await run(process.execPath, [join(root, 'node_modules/@web/test-runner/dist/bin.js'), '--config', 'web-test-runner.config.mjs']));

@@ -62,6 +62,5 @@ export interface SvcEmbedEventMap {
 
 declare global {
   // Typed listeners on elements, document and window: e.detail.payload.format needs no cast.
-  // eslint-disable-next-line @typescript-eslint/no-empty-interface
   interface GlobalEventHandlersEventMap extends SvcEmbedEventMap {}
 }

@@ -1,5 +1,5 @@
 import { ReactiveElement, css } from '@lit/reactive-element';
-import type { CSSResult, PropertyValues } from '@lit/reactive-element';
+import type { PropertyValues } from '@lit/reactive-element';
 import {
   EVENT_TYPES, SOURCE, colorSchemeProblem, domEventName, filterProblem, isPlainObject, localeProblem, pathProblem, readEvent,
   sessionProblem, themeProblem,
@@ -128,7 +128,7 @@ iframe{display:block;box-sizing:border-box;width:100%;height:100%;border:0}
       converter: (value: string | null) => {
         if (value === '[object Object]') return undefined;
         try {
-          return value === null ? value : JSON.parse(value);
+          return value === null ? value : (JSON.parse(value) as unknown);
         } catch {
           return value;
         }
@@ -259,7 +259,7 @@ iframe{display:block;box-sizing:border-box;width:100%;height:100%;border:0}
    */
   whenReady(): Promise<SvcEventDetail<'svc:event:ready'>> {
     if (this.#state === 'ready') return Promise.resolve(this.#readyDetail!);
-    if (this.#state === 'error') return Promise.reject(this.#error);
+    if (this.#state === 'error') return Promise.reject(this.#error!);
     return this.#wait();
   }
 
@@ -307,7 +307,7 @@ iframe{display:block;box-sizing:border-box;width:100%;height:100%;border:0}
       // Adopted into another document (a pop-out window): a constructed style sheet applies only in the
       // document it was made for, so make one there.
       const sheet = new view.CSSStyleSheet();
-      sheet.replaceSync((SvcEmbedElement.styles as CSSResult).cssText);
+      sheet.replaceSync(SvcEmbedElement.styles.cssText);
       this.shadowRoot!.adoptedStyleSheets = [sheet];
       this.#styled = doc;
     }
@@ -413,7 +413,7 @@ iframe{display:block;box-sizing:border-box;width:100%;height:100%;border:0}
     if (value == null) return undefined;
     try {
       const problem = check(value);
-      return problem ? { problem } : { payload: field ? { [field]: value } : JSON.parse(JSON.stringify(value)) };
+      return problem ? { problem } : { payload: field ? { [field]: value } : (JSON.parse(JSON.stringify(value)) as object) };
     } catch {
       // A getter or proxy trap that throws.
       return { problem: 'must be plain JSON-like data' };
@@ -606,7 +606,7 @@ iframe{display:block;box-sizing:border-box;width:100%;height:100%;border:0}
     // accepts only https: and loopback http: URLs), then our tag.
     const frameWindow = this.#frame?.contentWindow;
     if (!frameWindow || event.source !== frameWindow || event.origin !== this.#origin) return;
-    const data = event.data;
+    const data: unknown = event.data;
     if (!isPlainObject(data) || !Object.hasOwn(data, 'source') || data.source !== SOURCE) return;
 
     let detail = readEvent(data);

@@ -38,6 +38,7 @@ export default {
       throw new Error(`${importer} imports ${source}, outside the package`);
     },
     renderChunk(code) {
+      // eslint-disable-next-line no-control-regex -- finds any character outside ASCII, whose range starts at NUL
       const at = code.search(/[^\x00-\x7f]/);
       if (at >= 0) {
         const line = code.slice(0, at).split('\n').length;

@@ -4,11 +4,13 @@ import sinon from 'sinon';
 import {
   cleanup, embed, other, peerLoaded, peerNavigate, peerReady, peerReport, peerUrl, tenant, windowOf,
 } from './helpers.js';
+import type { PeerReport } from './helpers.js';
 import { filterParam } from '../../src/index.js';
+import type { EmbedTheme } from '../../src/index.js';
 import { literal } from '../support/literal.mjs';
 
 const host = location.origin;
-const types = (report: Array<{ data: any }>) => report.map((r) => r.data.type);
+const types = (report: PeerReport) => report.map((r) => r.data.type);
 const settle = () => new Promise((r) => setTimeout(r, 50));
 
 describe('outgoing actions', () => {
@@ -118,8 +120,8 @@ describe('outgoing actions', () => {
     const { el, ready } = embed();
     await ready;
     const warn = sinon.stub(console, 'warn');
-    for (const theme of [{ font: () => 'x' }, { d: new Date() }, { n: NaN }, 'red', { s: Symbol('x') }] as any[]) {
-      el.theme = theme;
+    for (const theme of [{ font: () => 'x' }, { d: new Date() }, { n: NaN }, 'red', { s: Symbol('x') }] as unknown[]) {
+      el.theme = theme as EmbedTheme;
       await el.updateComplete;
     }
     expect(warn.callCount).to.equal(5);

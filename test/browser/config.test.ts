@@ -3,10 +3,16 @@ import { expect } from '@open-wc/testing';
 import sinon from 'sinon';
 import { cleanup, frameOf, peerUrl } from './helpers.js';
 import { SvcEmbedElement } from '../../src/index.js';
+import type { SvcConfigErrorDetail } from '../../src/index.js';
+
+/** Imports the module at `url` (served by the test server, so not one TypeScript resolves). */
+function importServed(url: string): Promise<{ SvcEmbedElement: unknown }> {
+  return import(url) as Promise<{ SvcEmbedElement: unknown }>;
+}
 
 async function make(attrs: Record<string, string>) {
   const el = document.createElement('svc-embed');
-  const errors: CustomEvent[] = [];
+  const errors: Array<CustomEvent<SvcConfigErrorDetail>> = [];
   el.addEventListener('svc-config-error', (e) => errors.push(e));
   for (const [name, value] of Object.entries(attrs)) el.setAttribute(name, value);
   document.body.append(el);
@@ -152,8 +158,8 @@ describe('configuration', () => {
   it('is defined once; two more copies of the CDN bundle on the page do not throw', async () => {
     expect(customElements.get('svc-embed')).to.equal(SvcEmbedElement);
     // Two module instances of the bundle, each with its own copy of the class and of Lit.
-    const first = await import('/cdn/svc-embed.min.js?copy=1' as string);
-    const second = await import('/cdn/svc-embed.min.js?copy=2' as string);
+    const first = await importServed('/cdn/svc-embed.min.js?copy=1');
+    const second = await importServed('/cdn/svc-embed.min.js?copy=2');
     expect(first.SvcEmbedElement).to.not.equal(second.SvcEmbedElement);
     expect(customElements.get('svc-embed')).to.equal(SvcEmbedElement);
     expect(document.createElement('svc-embed')).to.be.instanceOf(SvcEmbedElement);

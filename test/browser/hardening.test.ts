@@ -2,20 +2,22 @@
 import { expect, oneEvent } from '@open-wc/testing';
 import sinon from 'sinon';
 import {
-  cleanup, embed, envelope, frameOf, peerLoaded, peerPopup, peerPost, peerPostPort, peerPostValues, peerReady, peerReport, peerUrl,
-  record, tenant, windowOf,
+  cleanup, embed, envelope, frameOf, oneSvcEvent, peerLoaded, peerPopup, peerPost, peerPostPort, peerPostValues,
+  peerReady, peerReport, peerUrl, record, tenant, windowOf,
 } from './helpers.js';
+import type { PeerReport } from './helpers.js';
 import { literal } from '../support/literal.mjs';
 import { SvcEmbedElement, filterParam } from '../../src/index.js';
+import type { SvcConfigErrorDetail } from '../../src/index.js';
 
-const types = (report: Array<{ data: any }>) => report.map((r) => r.data.type);
+const types = (report: PeerReport) => report.map((r) => r.data.type);
 
 /** An element whose Lit update can be held back, as a busy framework or a long task would. */
 class LateEmbed extends SvcEmbedElement {
   hold?: Promise<void>;
   protected override async scheduleUpdate() {
     await this.hold;
-    super.scheduleUpdate();
+    return super.scheduleUpdate();
   }
 }
 customElements.define('late-svc-embed', LateEmbed);
@@ -87,7 +89,8 @@ describe('hardening', () => {
       const { el, ready } = embed();
       await ready;
       el.session = 'ignored-because-src-wins';
-      el.src = el.src;
+      const { src } = el;
+      el.src = src;
       expect(el.ready).to.equal(true);
       el.refresh();
       expect(types(await peerReport(windowOf(el)))).to.deep.equal(['svc:action:refresh']);
@@ -99,7 +102,9 @@ describe('hardening', () => {
       const { el } = embed({ src: peerUrl(tenant, null) });
       await el.updateComplete;
       await peerLoaded(windowOf(el));
-      const reactive = new Proxy({ primaryColor: '#4f46e5', nested: { radius: 4 } }, { get: (t, k, r) => Reflect.get(t, k, r) });
+      const reactive = new Proxy({ primaryColor: '#4f46e5', nested: { radius: 4 } }, {
+        get: (t, k, r): unknown => Reflect.get(t, k, r),
+      });
       el.theme = reactive;
       const ready = oneEvent(el, 'svc-ready');
       await peerReady(windowOf(el));
@@ -122,7 +127,7 @@ describe('hardening', () => {
       });
       expect(() => el.navigate('/a')).to.not.throw();
       el.refresh();
-      expect(warn.args.map((a) => a[0])).to.deep.equal([
+      expect(warn.args.map((a): unknown => a[0])).to.deep.equal([
         '<svc-embed>: could not send svc:action:navigate: DataCloneError',
         '<svc-embed>: could not send svc:action:refresh: DataCloneError',
       ]);
@@ -146,7 +151,7 @@ describe('hardening', () => {
       it(`refuses public-id ${literal(publicId)} with invalid-public-id`, async () => {
         const error = sinon.stub(console, 'error');
         const el = document.createElement('svc-embed');
-        const errors: CustomEvent[] = [];
+        const errors: Array<CustomEvent<SvcConfigErrorDetail>> = [];
         el.addEventListener('svc-config-error', (e) => errors.push(e));
         Object.assign(el, { tenantOrigin: tenant, publicId, session: 'demo' });
         document.body.append(el);
@@ -210,18 +215,18 @@ describe('hardening', () => {
       await peerPostValues(windowOf(el));
       await peerPost(windowOf(el), [envelope('svc:event:drilldown', { member: 'm', value: deep })]);
       expect(seen.map((e) => e.type)).to.deep.equal(Array(9).fill('svc-drilldown'));
-      const values = seen.map((e) => e.detail.payload.value);
+      const values = seen.map((e) => e.detail.payload!.value);
       expect(values[0]).to.be.instanceOf(Map);
-      expect([...values[0]]).to.deep.equal([[1, 2]]);
+      expect([...(values[0] as Map<unknown, unknown>)]).to.deep.equal([[1, 2]]);
       expect(values[1]).to.be.instanceOf(Date);
-      expect(values[1].getTime()).to.equal(0);
+      expect((values[1] as Date).getTime()).to.equal(0);
       expect(values[2]).to.be.instanceOf(Blob);
       expect(values[3]).to.be.instanceOf(ArrayBuffer);
-      expect(values[3].byteLength).to.equal(2);
+      expect((values[3] as ArrayBuffer).byteLength).to.equal(2);
       expect(values[4]).to.be.instanceOf(Uint8Array);
       expect(values[5]).to.be.instanceOf(RegExp);
-      expect(Number.isNaN(values[6][0])).to.equal(true);
-      expect(values[7].nested).to.be.instanceOf(Set);
+      expect(Number.isNaN((values[6] as unknown[])[0])).to.equal(true);
+      expect((values[7] as { nested: unknown }).nested).to.be.instanceOf(Set);
       let depth = 0;
       for (let v = values[8]; Array.isArray(v); v = v[0]) depth++;
       expect(depth).to.equal(40);
@@ -234,8 +239,8 @@ describe('hardening', () => {
       await peerPost(windowOf(el), [
         '{"source":"svc-embed","direction":"event","type":"svc:event:drilldown","timestamp":1,"surface":"dashboard","payload":{"member":"m","value":{"__proto__":{"polluted":true},"constructor":{"prototype":{"polluted":true}},"prototype":1}}}',
       ]);
-      const { value } = seen[0].detail.payload;
-      expect(Object.keys(value)).to.deep.equal(['__proto__', 'constructor', 'prototype']);
+      const { value } = seen[0].detail.payload!;
+      expect(Object.keys(value as object)).to.deep.equal(['__proto__', 'constructor', 'prototype']);
       expect(Object.getPrototypeOf(value)).to.equal(Object.prototype);
       expect(({} as Record<string, unknown>).polluted).to.equal(undefined);
       expect((Object.prototype as Record<string, unknown>).polluted).to.equal(undefined);
@@ -253,7 +258,7 @@ describe('hardening', () => {
       const { el, ready } = embed({ 'color-scheme': 'dark' });
       await ready;
       // Moving the element reloads its frame: the peer says ready again, now to a parent in the other window.
-      const readyAgain = oneEvent(el, 'svc-ready');
+      const readyAgain = oneSvcEvent(el, 'svc-ready');
       popOut.body.append(popOut.adoptNode(el));
       const event = await readyAgain;
       expect(event.detail.payload.mode).to.equal('signed');
@@ -293,7 +298,8 @@ describe('hardening', () => {
       await el.updateComplete;
       const [sent] = await peerReport(windowOf(el));
       expect(sent.data.payload.filterUrlParameter).to.equal('f_orders.status={"value":"x%26allowExport=true%23y%2Bz%25"}');
-      expect([...new URLSearchParams(sent.data.payload.filterUrlParameter).keys()]).to.deep.equal(['f_orders.status']);
+      const params = new URLSearchParams(sent.data.payload.filterUrlParameter as string);
+      expect([...params.keys()]).to.deep.equal(['f_orders.status']);
     });
 
     for (const raw of ['f_orders.status={"value":"x&allowExport=true"}', 'f_orders.status={"value":"#frag"}', 'f_orders.status={"value":"a+b"}', 'f_orders.status={"value":"100%"}']) {

@@ -3,15 +3,48 @@
 import { executeServerCommand, sendMouse } from '@web/test-runner-commands';
 import { oneEvent } from '@open-wc/testing';
 import '../../src/index.js';
-import type { SvcEmbedElement } from '../../src/index.js';
+import type { SvcEmbedElement, SvcEmbedEventMap, SvcEmbedPropertyName } from '../../src/index.js';
 
-export const { tenant, other } = (await executeServerCommand('peer-origins')) as { tenant: string; other: string };
+export const { tenant, other }: { tenant: string; other: string } = await executeServerCommand('peer-origins');
 
 /** Every `svc-*` DOM event name the element can dispatch. */
 export const DOM_EVENTS = [
   'svc-ready', 'svc-view', 'svc-navigate', 'svc-dashboard-loaded', 'svc-download', 'svc-drilldown', 'svc-ai-query',
   'svc-error', 'svc-message-rejected', 'svc-config-error',
 ] as const;
+
+/**
+ * A svc-embed message as the peer received it from the host: an action envelope as the host sent it, unchecked
+ * (the tests check it).
+ */
+export interface PeerMessage {
+  source: 'svc-embed';
+  direction: string;
+  type: string;
+  payload: Record<string, unknown>;
+  timestamp: number;
+}
+
+/** What the peer reports: every svc-embed message it received, with the origin it came from. */
+export type PeerReport = Array<{ origin: string; data: PeerMessage }>;
+
+/** What the peer page posts to this page besides events (test/support/peer.html); each says what it is by its key. */
+interface PeerAnswer {
+  /** The peer's origin, on every load. */
+  peerLoaded?: unknown;
+  /** The id of the command it has done. */
+  peerDone?: unknown;
+  /** The id of the command it answers (with `peerReport`). */
+  peerId?: unknown;
+  peerReport?: PeerReport;
+  /** What its popup reports: `navigated`, `threw <name>` or `blocked`. */
+  peerPopup?: unknown;
+}
+
+/** `data` of a message event as a peer answer: an object, whose keys the listener checks; or nothing. */
+function asPeerAnswer(data: unknown): PeerAnswer {
+  return typeof data === 'object' && data !== null ? data : {};
+}
 
 /** A peer page URL on `origin`; `ready` makes it say svc:event:ready for that surface on load. */
 export function peerUrl(origin = tenant, ready: string | null = 'dashboard', extra = ''): string {
@@ -23,7 +56,7 @@ export function peerUrl(origin = tenant, ready: string | null = 'dashboard', ext
 // Peer pages announce every load; record them from the start so no announcement is missed.
 const loads: Array<{ win: MessageEventSource | null; origin: string }> = [];
 addEventListener('message', (e) => {
-  if (e.data && typeof e.data.peerLoaded === 'string') loads.push({ win: e.source, origin: e.origin });
+  if (typeof asPeerAnswer(e.data).peerLoaded === 'string') loads.push({ win: e.source, origin: e.origin });
 });
 
 /** Resolves once `win` has loaded a peer page on `origin` (at least `count` times). */
@@ -37,12 +70,13 @@ export function hasLoaded(win: Window, origin = tenant, count = 1): boolean {
 }
 
 let nextId = 0;
-function ask<T>(win: Window, origin: string, command: object, answer: (data: any) => T | undefined): Promise<T> {
+function ask<T>(win: Window, origin: string, command: object, answer: (data: PeerAnswer) => T | undefined): Promise<T> {
   const id = ++nextId;
   return new Promise<T>((resolve) => {
     const onMessage = (e: MessageEvent) => {
       if (e.source !== win || !e.data) return;
-      const result = e.data.peerDone === id ? (true as T) : e.data.peerId === id ? answer(e.data) : undefined;
+      const data = asPeerAnswer(e.data);
+      const result = data.peerDone === id ? (true as T) : data.peerId === id ? answer(data) : undefined;
       if (result === undefined) return;
       removeEventListener('message', onMessage);
       resolve(result);
@@ -78,9 +112,10 @@ export function peerPostPort(win: Window, message: unknown): Promise<unknown> {
 export async function peerPopup(frame: HTMLIFrameElement, attack: string): Promise<string> {
   const report = () => new Promise<string>((resolve) => {
     const onMessage = (e: MessageEvent) => {
-      if (typeof e.data?.peerPopup !== 'string') return;
+      const { peerPopup } = asPeerAnswer(e.data);
+      if (typeof peerPopup !== 'string') return;
       removeEventListener('message', onMessage);
-      resolve(e.data.peerPopup);
+      resolve(peerPopup);
     };
     addEventListener('message', onMessage);
   });
@@ -107,7 +142,7 @@ export function peerReady(win: Window): Promise<unknown> {
 }
 
 /** Every svc-embed message the peer received, with the origin it came from. */
-export function peerReport(win: Window, origin = tenant): Promise<Array<{ origin: string; data: any }>> {
+export function peerReport(win: Window, origin = tenant): Promise<PeerReport> {
   return ask(win, origin, { peerCmd: 'report' }, (d) => d.peerReport);
 }
 
@@ -123,16 +158,64 @@ export const windowOf = (el: SvcEmbedElement) => frameOf(el)!.contentWindow!;
 export function embed(attrs: Record<string, string> = {}) {
   const el = document.createElement('svc-embed');
   for (const [name, value] of Object.entries({ src: peerUrl(), ...attrs })) el.setAttribute(name, value);
-  const ready = oneEvent(el, 'svc-ready');
+  const ready = oneSvcEvent(el, 'svc-ready');
   document.body.append(el);
   return { el, ready };
 }
 
+/** `oneEvent`, typed by the element's event map: resolves with the next `name` event on `target`. */
+export function oneSvcEvent<K extends keyof SvcEmbedEventMap>(
+  target: EventTarget, name: K,
+): Promise<SvcEmbedEventMap[K]> {
+  return oneEvent<SvcEmbedEventMap[K]>(target, name);
+}
+
+/**
+ * The detail of any svc-* event, as the tests read it. Each field is there only in the events that have it: an
+ * event's type, surface, timestamp and payload; a rejection's reason and type; a config error's reason and message;
+ * a status change's status. The tests check which.
+ */
+export interface SvcDetail {
+  type?: string;
+  surface?: string;
+  timestamp?: number;
+  payload?: Record<string, unknown>;
+  reason?: string;
+  message?: string;
+  status?: string;
+}
+
 /** Records every svc-* event dispatched on `el`, in order. */
-export function record(el: Element) {
-  const seen: CustomEvent[] = [];
-  for (const name of DOM_EVENTS) el.addEventListener(name, (e) => seen.push(e as CustomEvent));
+export function record(el: Element): Array<CustomEvent<SvcDetail>> {
+  const seen: Array<CustomEvent<SvcDetail>> = [];
+  for (const name of DOM_EVENTS) el.addEventListener(name, (e) => seen.push(e as CustomEvent<SvcDetail>));
   return seen;
+}
+
+/** A copy of `object` without `keys` (as a rest pattern leaves them out). */
+export function omit<T extends object, K extends keyof T>(object: T, ...keys: K[]): Omit<T, K> {
+  const copy: Partial<T> = { ...object };
+  for (const key of keys) delete copy[key];
+  return copy as Omit<T, K>;
+}
+
+/** Assigns each named reactive property of `el` the value it has: an unchanged write, through its setter. */
+export function rewrite(el: SvcEmbedElement, names: readonly SvcEmbedPropertyName[]): void {
+  for (const name of names) assign(el, name, el[name]);
+}
+
+function assign<K extends SvcEmbedPropertyName>(el: SvcEmbedElement, name: K, value: SvcEmbedElement[K]): void {
+  el[name] = value;
+}
+
+/** A parent node with `moveBefore()` (a state-preserving move), which TypeScript's DOM types do not list yet. */
+export interface MoveBeforeParent {
+  moveBefore(node: Node, child: Node | null): void;
+}
+
+/** Whether `parent` has `moveBefore()`. */
+export function canMoveBefore(parent: ParentNode): parent is ParentNode & MoveBeforeParent {
+  return 'moveBefore' in parent;
 }
 
 /** A valid event envelope. */

@@ -11,11 +11,12 @@ import { expect } from '@open-wc/testing';
 import { executeServerCommand } from '@web/test-runner-commands';
 import fc from 'fast-check';
 import {
-  cleanup, envelope, frameOf, hasLoaded, other, peerLoaded, peerNavigate, peerPost, peerReady, peerReport, peerUrl, tenant,
+  canMoveBefore, cleanup, envelope, frameOf, hasLoaded, other, peerLoaded, peerNavigate, peerPost, peerReady,
+  peerReport, peerUrl, rewrite, tenant,
 } from './helpers.js';
 import type { SvcEmbedElement } from '../../src/index.js';
 
-const { runs, seed } = (await executeServerCommand('model-settings')) as { runs: number; seed: number };
+const { runs, seed }: { runs: number; seed: number } = await executeServerCommand('model-settings');
 
 // A ready timeout no other timer of the page uses, so the element's timers can be told apart.
 const TIMEOUT = 777;
@@ -155,14 +156,13 @@ const insert = command('append()', (m) => !m.connected, (m, r) => {
 const move = command('moveBefore()', (m) => m.connected, (_m, r) => {
   const to = r.el.parentNode === r.homes[0] ? r.homes[1] : r.homes[0];
   // Where there is no moveBefore, a plain re-insertion (which reloads the frame).
-  if ('moveBefore' in to) (to as any).moveBefore(r.el, null);
+  if (canMoveBefore(to)) to.moveBefore(r.el, null);
   else to.append(r.el);
 });
 
 const unchanged = command('unchanged writes', always, (_m, r) => {
-  const el = r.el as any;
-  for (const name of ['src', 'tenantOrigin', 'publicId', 'session', 'allowExport', 'colorScheme', 'locale', 'filter', 'theme',
-    'title', 'readyTimeout', 'loading', 'debug', 'sessionProvider']) el[name] = el[name];
+  rewrite(r.el, ['src', 'tenantOrigin', 'publicId', 'session', 'allowExport', 'colorScheme', 'locale', 'filter',
+    'theme', 'title', 'readyTimeout', 'loading', 'debug', 'sessionProvider']);
 });
 
 const whenReady = command('whenReady()', always, (_m, r) => track(r, 'whenReady', r.el.whenReady()));
@@ -185,8 +185,9 @@ const commands = [
 ];
 
 describe('the session lifecycle against a model', () => {
-  const realSet = window.setTimeout;
-  const realClear = window.clearTimeout;
+  // The page's own timers (as functions: they need no `this`), typed as window's rather than as Node's.
+  const realSet: typeof window.setTimeout = globalThis.setTimeout;
+  const realClear: typeof window.clearTimeout = globalThis.clearTimeout;
   let timers: Set<number>;
 
   beforeEach(() => {

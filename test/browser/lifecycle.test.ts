@@ -4,15 +4,18 @@
 import { expect, oneEvent } from '@open-wc/testing';
 import sinon from 'sinon';
 import {
-  cleanup, embed, envelope, frameOf, other, peerLoaded, peerPost, peerReady, peerReport, peerUrl, record, tenant, windowOf,
+  cleanup, embed, envelope, frameOf, oneSvcEvent, other, peerLoaded, peerPost, peerReady, peerReport, peerUrl, record,
+  rewrite, tenant, windowOf,
 } from './helpers.js';
+import type { MoveBeforeParent } from './helpers.js';
 import { SvcEmbedError } from '../../src/index.js';
 import type { SvcEmbedElement, SvcStatusDetail } from '../../src/index.js';
 
 const view = (path: string) => envelope('svc:event:view', { surface: 'dashboard', path });
 const expired = envelope('svc:event:error', { message: 'Session expired', name: 'SessionExpiredError', context: 'auth', fatal: true });
 const sessionOf = (el: SvcEmbedElement) => new URL(frameOf(el)!.src).searchParams.get('session');
-const failure = (p: Promise<unknown>) => p.then(() => undefined, (e) => e);
+/** Resolves with what `p` rejects with (an SvcEmbedError, in these tests), or with undefined if it fulfils. */
+const failure = (p: Promise<unknown>) => p.then(() => undefined, (e: SvcEmbedError) => e);
 const tick = () => new Promise((r) => setTimeout(r, 0));
 
 /** A session provider that answers when the test says so. */
@@ -71,7 +74,7 @@ describe('lifecycle', () => {
       el.src = null;
       const error = await renewal;
       expect(error).to.be.instanceOf(SvcEmbedError);
-      expect([error.name, error.reason]).to.deep.equal(['SvcEmbedError', 'session-renewal-failed']);
+      expect([error!.name, error!.reason]).to.deep.equal(['SvcEmbedError', 'session-renewal-failed']);
       expect(el.status).to.equal('idle');
       const next = el.whenReady();
       el.src = peerUrl();
@@ -159,14 +162,13 @@ describe('lifecycle', () => {
   describe('an unchanged write is a no-op', () => {
     /** Assigns every property the value it has. */
     function rewriteAll(el: SvcEmbedElement) {
-      const names = ['src', 'tenantOrigin', 'publicId', 'session', 'allowExport', 'colorScheme', 'locale', 'filter', 'theme',
-        'title', 'readyTimeout', 'loading', 'debug', 'sessionProvider'] as const;
-      for (const name of names) (el as any)[name] = el[name];
+      rewrite(el, ['src', 'tenantOrigin', 'publicId', 'session', 'allowExport', 'colorScheme', 'locale', 'filter',
+        'theme', 'title', 'readyTimeout', 'loading', 'debug', 'sessionProvider']);
     }
 
     it('in ready: no svc-status, no action, the same frame', async () => {
       const { el, ready } = embed({ 'color-scheme': 'dark', locale: 'de-DE', theme: '{"primaryColor":"#123456"}', title: 'Sales' });
-      el.sessionProvider = async () => 'unused';
+      el.sessionProvider = () => Promise.resolve('unused');
       await ready;
       const seen = statuses(el);
       const actions: unknown[] = [];
@@ -273,7 +275,7 @@ describe('lifecycle', () => {
       el.remove();
       await new Promise((r) => setTimeout(r, 600));
       expect([error.callCount, el.status]).to.deep.equal([0, 'loading']);
-      const timedOut = oneEvent(el, 'svc-status');
+      const timedOut = oneSvcEvent(el, 'svc-status');
       document.body.append(el);
       expect((await timedOut).detail.reason).to.equal('ready-timeout');
     });
@@ -292,7 +294,7 @@ describe('lifecycle', () => {
       const frame = frameOf(el)!;
       const before = windowOf(el);
       const readyAgain = oneEvent(el, 'svc-ready');
-      (to as any).moveBefore(el, null);
+      (to as HTMLElement & MoveBeforeParent).moveBefore(el, null);
       expect([el.parentNode === to, el.ready, el.status, frameOf(el) === frame]).to.deep.equal([true, true, 'ready', true]);
       // Chromium keeps the frame's document. Firefox 153 reloads a frame in a moved shadow root: its new document
       // says ready again, and the element re-sends the state to it.
@@ -346,7 +348,7 @@ describe('lifecycle', () => {
           el.publicId = 'test-board';
           if (how === 'attribute') el.setAttribute('session', bad);
           else el.session = bad;
-          const configError = oneEvent(el, 'svc-config-error');
+          const configError = oneSvcEvent(el, 'svc-config-error');
           document.body.append(el);
           const { detail } = await configError;
           expect(detail.reason).to.equal('invalid-session');
@@ -375,12 +377,12 @@ describe('lifecycle', () => {
         await el.updateComplete;
         await peerLoaded(windowOf(el));
         await peerReady(windowOf(el));
-        el.sessionProvider = async () => bad;
+        el.sessionProvider = () => Promise.resolve(bad);
         const error = await failure(el.renewSession());
-        expect(error.reason).to.equal('session-renewal-failed');
+        expect(error!.reason).to.equal('session-renewal-failed');
         el.title = 'Later update';
         await el.updateComplete;
-        el.sessionProvider = async () => 'second-session';
+        el.sessionProvider = () => Promise.resolve('second-session');
         const renewed = el.renewSession();
         while (!frameOf(el)) await tick();
         await peerLoaded(windowOf(el));
@@ -411,12 +413,12 @@ describe('lifecycle', () => {
       const { el, ready } = embed({ debug: '', src: peerUrl(tenant, 'dashboard', `&session=${host}`) });
       await ready;
       await el.renewSession(renewed);
-      const status = oneEvent(el, 'svc-status');
+      const status = oneSvcEvent(el, 'svc-status');
       const fatal = envelope('svc:event:error', { message: `Session ${renewed} replaced ${host}; short ones stay: abc`, name: 'RenderError', fatal: true });
       await peerPost(windowOf(el), [fatal]);
       const expected = 'Session … replaced …; short ones stay: abc';
       expect((await status).detail).to.deep.include({ status: 'error', reason: 'embed-fatal-error', message: expected });
-      expect((await failure(el.whenReady())).message).to.equal(expected);
+      expect((await failure(el.whenReady()))!.message).to.equal(expected);
       const box = el.shadowRoot!.querySelector('[part=error]')!;
       expect([box.textContent, box.querySelectorAll('*').length]).to.deep.equal([expected, 2]);
       expect(JSON.stringify(debug.args)).to.not.match(/SECRET/);

@@ -7,13 +7,24 @@ interface Named {
   name: string;
 }
 
+/** What this test reads of custom-elements.json. */
+interface Manifest {
+  modules: Array<{ declarations?: Declaration[] }>;
+}
+
+interface Declaration {
+  tagName?: string;
+  cssParts?: Named[];
+  slots?: Named[];
+  cssStates?: Named[];
+}
+
 describe('Custom Elements Manifest', () => {
   after(cleanup);
 
   it('lists every CSS part, slot and CSS state the element shows, idle, loading, ready and refused, and no other', async () => {
-    const manifest = await (await fetch('/custom-elements.json')).json();
-    const declared = manifest.modules.flatMap((m: { declarations?: unknown[] }) => m.declarations ?? [])
-      .find((d: { tagName?: string }) => d.tagName === 'svc-embed') as { cssParts?: Named[]; slots?: Named[]; cssStates?: Named[] };
+    const manifest = (await (await fetch('/custom-elements.json')).json()) as Manifest;
+    const declared = manifest.modules.flatMap((m) => m.declarations ?? []).find((d) => d.tagName === 'svc-embed')!;
     const declaredStates = (declared.cssStates ?? []).map((s) => s.name);
 
     const parts = new Set<string>();

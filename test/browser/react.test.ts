@@ -80,9 +80,9 @@ describe('React', () => {
     root = createRoot(host);
     const src = peerUrl(tenant, 'dashboard', '&session=react-expiring');
     const asked: string[] = [];
-    const sessionProvider = async () => {
+    const sessionProvider = () => {
       asked.push('asked');
-      return 'react-renewed';
+      return Promise.resolve('react-renewed');
     };
     renderRenewal(root, { src, sessionProvider });
     const shown = () => host.querySelector('.status')?.textContent;

@@ -1,7 +1,7 @@
 // The README's quick start, run as written: only the embed URL is swapped for the test peer's.
 import { expect } from '@open-wc/testing';
 import { cleanup, frameOf, peerReport, peerUrl, windowOf } from './helpers.js';
-import type { SvcEmbedElement } from '../../src/index.js';
+import type * as protocolModule from '@svc-embed/protocol';
 
 async function quickStart() {
   const readme = await (await fetch('/README.md')).text();
@@ -15,7 +15,7 @@ describe('README quick start', () => {
 
   it('loads the bundle named in package.json', async () => {
     const doc = await quickStart();
-    const pkg = await (await fetch('/package.json')).json();
+    const pkg = (await (await fetch('/package.json')).json()) as { unpkg: string };
     const src = doc.querySelector('script[src]')!.getAttribute('src')!;
     expect(src).to.equal(`https://unpkg.com/svc-embed/${pkg.unpkg}`);
     expect(doc.querySelector('script[src]')!.getAttribute('type')).to.equal('module');
@@ -24,14 +24,16 @@ describe('README quick start', () => {
   it('works as written', async () => {
     const doc = await quickStart();
     const template = doc.querySelector('svc-embed')!;
-    const el = document.createElement('svc-embed') as SvcEmbedElement;
+    const el = document.createElement('svc-embed');
     for (const { name, value } of template.attributes) el.setAttribute(name, name === 'src' ? peerUrl() : value);
     const ready = new Promise((resolve) => el.addEventListener('svc-ready', resolve, { once: true }));
     document.body.append(el);
 
     const logged: unknown[][] = [];
-    const script = doc.querySelector('script:not([src])')!.textContent!;
-    new Function('console', script)({ log: (...args: unknown[]) => logged.push(args) });
+    const script = doc.querySelector('script:not([src])')!.textContent;
+    // eslint-disable-next-line @typescript-eslint/no-implied-eval -- runs the README's script as written
+    const run = new Function('console', script) as (console: { log: (...args: unknown[]) => void }) => void;
+    run({ log: (...args: unknown[]) => logged.push(args) });
     await ready;
 
     expect(logged).to.deep.equal([['ready', 'signed']]);
@@ -48,9 +50,10 @@ describe('README quick start', () => {
   it('imports the protocol package from its dist/ as the README shows, with no bundling', async () => {
     const readme = await (await fetch('/README.md')).text();
     const url = /import \{ filterParam \} from '(https:\/\/unpkg\.com\/@svc-embed\/protocol\/dist\/index\.js)'/.exec(readme)![1];
-    const protocol = await import(url.replace('https://unpkg.com/@svc-embed/protocol', '/packages/protocol') as string);
+    const local = url.replace('https://unpkg.com/@svc-embed/protocol', '/packages/protocol');
+    const protocol = (await import(local)) as typeof protocolModule;
     expect(protocol.filterParam('orders', 'status', 'shipped')).to.equal('f_orders.status={"value":"shipped"}');
-    const pkg = await (await fetch('/packages/protocol/package.json')).json();
+    const pkg = (await (await fetch('/packages/protocol/package.json')).json()) as { name: string; files: string[] };
     expect([pkg.name, pkg.files]).to.deep.equal(['@svc-embed/protocol', ['dist/']]);
   });
 });

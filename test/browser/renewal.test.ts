@@ -5,12 +5,13 @@ import sinon from 'sinon';
 import {
   cleanup, embed, envelope, frameOf, peerLoaded, peerPost, peerReady, peerReport, peerUrl, tenant, windowOf,
 } from './helpers.js';
-import type { SvcEmbedElement } from '../../src/index.js';
+import type { SvcEmbedElement, SvcEmbedError } from '../../src/index.js';
 
 const expired = envelope('svc:event:error', { message: 'Session expired', name: 'SessionExpiredError', context: 'auth', fatal: true });
 const view = (path: string) => envelope('svc:event:view', { surface: 'dashboard', path });
 const sessionOf = (el: SvcEmbedElement) => new URL(frameOf(el)!.src).searchParams.get('session');
-const failure = (p: Promise<unknown>) => p.then(() => undefined, (e) => e);
+/** Resolves with what `p` rejects with (an SvcEmbedError, in these tests), or with undefined if it fulfils. */
+const failure = (p: Promise<unknown>) => p.then(() => undefined, (e: SvcEmbedError) => e);
 
 /**
  * Has the peer post a fatal session error. Not awaited through the peer: the renewal replaces its frame,
@@ -132,17 +133,17 @@ describe('session renewal', () => {
       await ready;
       const seen = story(el);
       const error = await failure(el.renewSession());
-      expect([error.name, error.reason]).to.deep.equal(['SvcEmbedError', 'session-renewal-failed']);
+      expect([error!.name, error!.reason]).to.deep.equal(['SvcEmbedError', 'session-renewal-failed']);
       expect(el.status).to.equal('error');
       expect(seen).to.deep.equal(['loading (session-renewal)', 'error (session-renewal-failed)']);
-      expect((await failure(el.whenReady())).reason).to.equal('session-renewal-failed');
+      expect((await failure(el.whenReady()))!.reason).to.equal('session-renewal-failed');
     });
   }
 
   it('an automatic renewal within 30 s of the previous one is not attempted (fake clock)', async () => {
     const clock = sinon.useFakeTimers({ toFake: ['performance', 'Date'], now: 1_000_000 });
     let n = 0;
-    const provider = sinon.stub().callsFake(async () => `renewed-${++n}`);
+    const provider = sinon.stub().callsFake(() => Promise.resolve(`renewed-${++n}`));
     const { el, ready } = embed();
     el.sessionProvider = provider;
     await ready;
@@ -225,7 +226,7 @@ describe('session renewal', () => {
   it('never shows the session in a status, message or log line', async () => {
     const debug = sinon.stub(console, 'debug');
     const { el, ready } = embed({ debug: '', src: peerUrl(tenant, 'dashboard', '&session=first-SECRET-1') });
-    el.sessionProvider = async () => 'second-SECRET-2';
+    el.sessionProvider = () => Promise.resolve('second-SECRET-2');
     await ready;
     const details: unknown[] = [];
     for (const name of ['svc-status', 'svc-action', 'svc-ready', 'svc-error']) el.addEventListener(name, (e) => details.push((e as CustomEvent).detail));

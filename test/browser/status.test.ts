@@ -3,9 +3,10 @@
 import { expect, oneEvent } from '@open-wc/testing';
 import sinon from 'sinon';
 import {
-  cleanup, embed, envelope, frameOf, peerLoaded, peerPost, peerReady, peerReport, peerUrl, tenant, windowOf,
+  cleanup, embed, envelope, frameOf, omit, oneSvcEvent, peerLoaded, peerPost, peerReady, peerReport, peerUrl, tenant,
+  windowOf,
 } from './helpers.js';
-import type { SvcEmbedElement, SvcStatusDetail } from '../../src/index.js';
+import type { SvcActionDetail, SvcEmbedElement, SvcEmbedError, SvcStatusDetail } from '../../src/index.js';
 
 /** Records every svc-status detail of `el`, in order. */
 function statuses(el: HTMLElement) {
@@ -74,7 +75,7 @@ describe('status', () => {
   it('a refused configuration: error with config-error, svc-config-error as before, the error state shown', async () => {
     sinon.stub(console, 'error');
     const { el, seen } = make({ src: 'http://example.com/embed' });
-    const configError = oneEvent(el, 'svc-config-error');
+    const configError = oneSvcEvent(el, 'svc-config-error');
     document.body.append(el);
     const { detail } = await configError;
     expect(el.status).to.equal('error');
@@ -148,11 +149,11 @@ describe('whenReady()', () => {
     const pending = el.whenReady();
     el.src = 'javascript:alert(1)';
     document.body.append(el);
-    const error = await pending.then(() => undefined, (e) => e);
+    const error = await pending.then(() => undefined, (e: SvcEmbedError) => e);
     expect(error).to.be.instanceOf(Error);
-    expect([error.name, error.reason]).to.deep.equal(['SvcEmbedError', 'config-error']);
-    const again = await el.whenReady().then(() => undefined, (e) => e);
-    expect(again.reason).to.equal('config-error');
+    expect([error!.name, error!.reason]).to.deep.equal(['SvcEmbedError', 'config-error']);
+    const again = await el.whenReady().then(() => undefined, (e: SvcEmbedError) => e);
+    expect(again!.reason).to.equal('config-error');
   });
 });
 
@@ -165,17 +166,16 @@ describe('the ready timeout', () => {
   it('a frame that loads but never says ready: error ready-timeout, frameLoaded true, one console.error', async () => {
     const error = sinon.stub(console, 'error');
     const { el, seen } = make({ src: peerUrl(tenant, null, `&session=${SECRET}`), 'ready-timeout': '400' });
-    const rejected = el.whenReady().then(() => undefined, (e) => e);
+    const rejected = el.whenReady().then(() => undefined, (e: SvcEmbedError) => e);
     // On a loaded machine a frame on another origin (in Firefox, a new process) can take longer than 400 ms to
     // load, and this test is about a frame that did. So the element's 400 ms timer, once due, is held until a
     // task after the frame's load event, when the element's own load listener has run.
     const due = window.setTimeout.bind(window);
-    let frameLoaded!: Promise<void>;
     sinon.stub(window, 'setTimeout').callsFake(((fn: () => void, ms?: number) =>
       due(ms === 400 ? () => frameLoaded.then(fn) : fn, ms)) as typeof setTimeout);
     document.body.append(el);
     // The shadow root is there once connected; the iframe comes with the first update, a microtask later.
-    frameLoaded = new Promise((resolve) => el.shadowRoot!.addEventListener('load', (e) => {
+    const frameLoaded = new Promise<void>((resolve) => el.shadowRoot!.addEventListener('load', (e) => {
       if (e.target instanceof HTMLIFrameElement) due(resolve);
     }, { capture: true }));
     const status = await new Promise<SvcStatusDetail>((resolve) => el.addEventListener('svc-status', (e) => e.detail.status === 'error' && resolve(e.detail)));
@@ -188,7 +188,7 @@ describe('the ready timeout', () => {
       .and.match(/cookies/).and.match(/error page/);
     expect(error.callCount).to.equal(1);
     expect(error.firstCall.args[0]).to.equal(status.message);
-    expect((await rejected).reason).to.equal('ready-timeout');
+    expect((await rejected)!.reason).to.equal('ready-timeout');
     for (const text of [status.message, part(el, 'error').textContent]) {
       expect(text).to.not.include(SECRET).and.not.include(tenant).and.not.include('/embed/');
     }
@@ -319,7 +319,7 @@ describe('svc-action', () => {
 
   it('fires once per action sent, with the envelope the embed received, and never for a refused value', async () => {
     const { el } = embed({ src: peerUrl(tenant, null), 'color-scheme': 'dark' });
-    const actions: CustomEvent[] = [];
+    const actions: Array<CustomEvent<SvcActionDetail>> = [];
     el.addEventListener('svc-action', (e) => actions.push(e));
     await el.updateComplete;
     await peerLoaded(windowOf(el));
@@ -332,7 +332,7 @@ describe('svc-action', () => {
     await el.updateComplete;
     el.refresh();
     const report = await peerReport(windowOf(el));
-    expect(actions.map((e) => e.detail)).to.deep.equal(report.map(({ data: { source, direction, ...rest } }) => rest));
+    expect(actions.map((e) => e.detail)).to.deep.equal(report.map(({ data }) => omit(data, 'source', 'direction')));
     expect(actions.map((e) => e.detail.type)).to.deep.equal([
       'svc:action:set-color-scheme', 'svc:action:navigate', 'svc:action:set-locale', 'svc:action:refresh',
     ]);

@@ -12,7 +12,7 @@ async function examples(): Promise<string[]> {
   const start = readme.indexOf('### Unit and component tests: `svc-embed/testing`');
   const section = readme.slice(start, readme.indexOf('\n### ', start + 1));
   const re = /<!-- Run by [^>]*test\/browser\/testing-readme\.test\.ts[^>]*-->\n```js\n([\s\S]*?)```/g;
-  return [...section.matchAll(re)].map((m) => m[1]!);
+  return [...section.matchAll(re)].map((m) => m[1]);
 }
 
 /**
@@ -43,7 +43,7 @@ describe('README: testing your integration, the unit test', () => {
     expect(test).to.include("from 'svc-embed/testing'");
     const modules = { '@open-wc/testing': openWc, 'svc-embed/testing': testing, './export-panel.js': {} };
     expect(test).to.include("import './export-panel.js';");
-    await new AsyncFunction('modules', asBody(component!, modules))(modules);
+    await new AsyncFunction('modules', asBody(component, modules))(modules);
     expect(customElements.get('export-panel')).to.be.a('function');
 
     // The example's describe/it/afterEach, collected and then run here in order.
@@ -59,7 +59,7 @@ describe('README: testing your integration, the unit test', () => {
       it: (name: string, body: () => unknown) => tests.push([[...prefix, name].join(' '), body]),
       afterEach: (hook: () => unknown) => afterEachHooks.push(hook),
     };
-    await new AsyncFunction('modules', 'describe', 'it', 'afterEach', asBody(test!, modules))(modules, shims.describe, shims.it, shims.afterEach);
+    await new AsyncFunction('modules', 'describe', 'it', 'afterEach', asBody(test, modules))(modules, shims.describe, shims.it, shims.afterEach);
     expect(tests.map(([name]) => name)).to.deep.equal(['<export-panel> shows the export and refreshes the embed']);
     for (const [, body] of tests) {
       try {

@@ -3,8 +3,9 @@
 import { expect } from '@open-wc/testing';
 import sinon from 'sinon';
 import { cleanup, embed, frameOf, tenant } from './helpers.js';
+import type { PeerMessage, SvcDetail } from './helpers.js';
 import { buildEvent, filterParam } from '../../src/index.js';
-import type { EventPayloadMap, EventType, SvcEmbedElement } from '../../src/index.js';
+import type { EventPayloadMap, EventType, SvcEmbedElement, Surface } from '../../src/index.js';
 import {
   READY_DEFAULTS, emitEvent, emitReady, mountTestEmbed, recordActions, testEmbedSrc,
 } from '../../src/testing/index.js';
@@ -18,8 +19,10 @@ const DOM_EVENTS = [
 
 /** Every svc-* event dispatched on `el`, by name and detail, in order. */
 function record(el: Element) {
-  const seen: Array<{ name: string; detail: any }> = [];
-  for (const name of DOM_EVENTS) el.addEventListener(name, (e) => seen.push({ name, detail: (e as CustomEvent).detail }));
+  const seen: Array<{ name: string; detail: SvcDetail }> = [];
+  for (const name of DOM_EVENTS) {
+    el.addEventListener(name, (e) => seen.push({ name, detail: (e as CustomEvent<SvcDetail>).detail }));
+  }
   return seen;
 }
 
@@ -30,16 +33,18 @@ function record(el: Element) {
  */
 function frameInbox(el: SvcEmbedElement) {
   const win = frameOf(el)!.contentWindow!;
-  const received: Array<{ origin: string; fromPage: boolean; data: any }> = [];
+  const received: Array<{ origin: string; fromPage: boolean; data: PeerMessage }> = [];
   let marks = 0;
   const waiting: Array<[number, () => void]> = [];
-  win.addEventListener('message', (e) => {
+  win.addEventListener('message', (e: MessageEvent<PeerMessage | string | null>) => {
     if (e.data === 'inbox-mark') {
       marks++;
       for (const [n, resolve] of waiting) if (n <= marks) resolve();
       return;
     }
-    if (e.data?.source === 'svc-embed') received.push({ origin: e.origin, fromPage: e.source === window, data: e.data });
+    if (typeof e.data === 'object' && e.data?.source === 'svc-embed') {
+      received.push({ origin: e.origin, fromPage: e.source === window, data: e.data });
+    }
   });
   let posted = 0;
   return {
@@ -60,11 +65,11 @@ async function rejects(promise: Promise<unknown>, type: ErrorConstructor | TypeE
 }
 
 /** A plain iframe (no element's) on this page's origin, loaded. */
-async function siblingFrame() {
+function siblingFrame(): Promise<HTMLIFrameElement> {
   const frame = document.createElement('iframe');
   frame.src = `${location.origin}/__svc-embed-test__/sibling`;
   document.body.append(frame);
-  return frame;
+  return Promise.resolve(frame);
 }
 
 const VALID: { [T in EventType]: EventPayloadMap[T] } = {
@@ -133,13 +138,15 @@ describe('svc-embed/testing', () => {
       const seen = record(el);
       const bubbled: string[] = [];
       document.addEventListener('svc-download', (e) => bubbled.push(e.type), { once: true });
-      for (const [type, payload] of Object.entries(VALID) as Array<[EventType, any]>) {
+      // Each payload, with the surface that some of them carry.
+      const entries = Object.entries(VALID) as Array<[EventType, EventPayloadMap[EventType] & { surface?: Surface }]>;
+      for (const [type, payload] of entries) {
         const before = seen.length;
         const event = await emitEvent(el, type, payload);
         const own = seen.slice(before).filter((e) => e.name !== 'svc-status' && e.name !== 'svc-action');
         expect(own.map((e) => e.name), type).to.deep.equal([`svc-${type.slice(10)}`]);
-        expect(event.type).to.equal(own[0]!.name);
-        expect(event.detail).to.equal(own[0]!.detail);
+        expect(event.type).to.equal(own[0].name);
+        expect(event.detail).to.equal(own[0].detail);
         expect(event.detail.type).to.equal(type);
         expect(event.detail.payload).to.deep.equal(payload);
         expect(event.detail.surface).to.equal(payload.surface ?? 'dashboard');
@@ -289,7 +296,7 @@ describe('svc-embed/testing', () => {
       const actions = recordActions(el);
       el.theme = { primaryColor: '#000000' };
       await emitReady(el);
-      (actions[0]!.payload as { primaryColor: string }).primaryColor = '#ffffff';
+      (actions[0].payload as { primaryColor: string }).primaryColor = '#ffffff';
       // Every ready re-sends the state: the theme as it was set.
       await emitReady(el);
       await inbox.settled();
@@ -328,7 +335,7 @@ describe('svc-embed/testing', () => {
       const post = await framePoster(frame);
       const got: Array<[unknown, boolean, boolean, string]> = [];
       await new Promise<void>((resolve) => {
-        const onMessage = (e: MessageEvent) => {
+        const onMessage = (e: MessageEvent<{ n?: unknown } | null>) => {
           if (typeof e.data?.n !== 'number') return;
           got.push([e.data.n, e.source === frame.contentWindow, e.source === window, e.origin]);
           if (got.length === 2) {
@@ -355,7 +362,8 @@ describe('svc-embed/testing', () => {
       const sibling = await siblingFrame();
       const post = await framePoster(sibling);
       const got: Array<MessageEventSource | null> = [];
-      const onMessage = (e: MessageEvent) => e.data?.payload?.path === '/forged' && got.push(e.source);
+      const onMessage = (e: MessageEvent<{ payload?: { path?: unknown } | null } | null>) =>
+        e.data?.payload?.path === '/forged' && got.push(e.source);
       addEventListener('message', onMessage);
       post(view(), location.origin);
       await emitEvent(el, 'svc:event:navigate', { path: '/mine' });

@@ -516,6 +516,7 @@ describe('svc-embed output, unit by unit (dist/cli)', () => {
       show.retry({ retry: 1, delayMs: 1500, status: 0, code: 'TIMEOUT', path: '/v1/x?after=c' });
       show.page({ page: 4, pageItems: 1, received: 251 });
       show.done(251);
+      // eslint-disable-next-line no-control-regex -- ESC is the character the test looks for
       assert.doesNotMatch(written.err, /\x1b/, JSON.stringify(env));
       const line = 'svc-embed: page 4, 251 recipients so far';
       assert.equal(written.err, [

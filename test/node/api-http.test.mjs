@@ -1,5 +1,5 @@
-// Integration tests of svc-embed/api over real HTTP with Node's own fetch: a minimal loopback
-// server for the faults a real tenant would not produce, then the simulated tenant (tenant/).
+// Integration tests of @svc-embed/api over real HTTP with Node's own fetch: a minimal loopback
+// server for the faults a real tenant would not produce, then the simulated tenant (@svc-embed/tenant).
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
@@ -167,7 +167,7 @@ describe('over real HTTP against a loopback server', () => {
 });
 
 
-describe('against the simulated tenant (tenant/)', () => {
+describe('against the simulated tenant (@svc-embed/tenant)', () => {
   let tenant;
   before(async () => { tenant = await startTenant({ port: 0 }); });
   after(() => tenant?.close());

@@ -50,7 +50,7 @@ before(async () => {
   assert.ok(existsSync(bundle), 'cdn/svc-embed.min.js is missing: run npm run build first');
   host = await startHost({ port: 0, tenantOrigin: () => tenant.origin, refusingTenantOrigin: () => refusing.origin });
   // The tenant's default allowed origins (localhost and 127.0.0.1 on any port): what `npm start` and
-  // `svc-embed tenant` run with. The refusing tenant allows an origin that is not this host's.
+  // `svc-embed-tenant` run with. The refusing tenant allows an origin that is not this host's.
   tenant = await startTenant({ port: 0 });
   refusing = await startTenant({ port: 0, allowOrigins: ['https://app.example.com'] });
 });

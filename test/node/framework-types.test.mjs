@@ -22,6 +22,7 @@ function run(bin, args) {
     let output = '';
     child.stdout.on('data', (d) => (output += d));
     child.stderr.on('data', (d) => (output += d));
+    // eslint-disable-next-line no-control-regex -- strips the ESC colour sequences of the checkers' output
     child.on('close', (status) => resolve({ status, output: output.replace(/\x1b\[[0-9;]*m/g, '') }));
   });
 }

@@ -15,7 +15,7 @@ const element = manifest.modules.flatMap((m) => m.declarations ?? []).find((d) =
 
 const program = ts.createProgram([new URL('src/index.ts', root).pathname], {
   strict: true, module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, target: ts.ScriptTarget.ES2022,
-  experimentalDecorators: true, useDefineForClassFields: false, noEmit: true,
+  useDefineForClassFields: false, noEmit: true,
 });
 const checker = program.getTypeChecker();
 /** A declaration named `name` in src/`file`. */

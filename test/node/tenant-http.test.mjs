@@ -290,6 +290,7 @@ describe('the error boundary', () => {
     assert.equal(res.body, 'Internal Server Error\n');
     assert.equal(res.headers['x-content-type-options'], 'nosniff');
     assert.equal(logged.length, 1);
+    // eslint-disable-next-line no-control-regex -- ESC is one of the characters a log line must not hold
     assert.doesNotMatch(logged[0], /[\n\r\u001b\u202e]/);
     assert.match(logged[0], /^\[test\] 500 GET \/boom: boom\?second line\?\[31m\?$/);
   });

@@ -1,4 +1,4 @@
-// What svc-embed/api (and so the CLI's --format json) yields for a seeded tenant recipient: the kind's own fields.
+// What @svc-embed/api (and so the CLI's --format json) yields for a seeded tenant recipient: the kind's own fields.
 export function expectedRecipient(item) {
   switch (item.type) {
     case 'USER': return { type: 'USER', userId: item.userId, email: item.email, username: item.username };

@@ -73,13 +73,15 @@ function* stopping(pgids, { reaps }) {
 }
 
 async function stopGroups(pgids) {
-  for (const _ of stopping(pgids, { reaps: true })) await new Promise((r) => setTimeout(r, 50));
+  const steps = stopping(pgids, { reaps: true });
+  while (!steps.next().done) await new Promise((r) => setTimeout(r, 50));
 }
 
 // On 'exit' only synchronous code runs: the wait blocks, and the leaders stay zombies for PID 1.
 const pause = new Int32Array(new SharedArrayBuffer(4));
 function stopAllNow() {
-  for (const _ of stopping([...groups], { reaps: false })) Atomics.wait(pause, 0, 0, 20);
+  const steps = stopping([...groups], { reaps: false });
+  while (!steps.next().done) Atomics.wait(pause, 0, 0, 20);
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 }
 

@@ -1,5 +1,5 @@
 // Compiled by `tsc --noEmit` in test/node/package.test.mjs: the contract snippet of the issue that
-// introduced `svc-embed/api` type-checks as written, under `strict`, with no casts or `!`.
+// introduced the REST client (`svc-embed/api` then, `@svc-embed/api` now) type-checks as written, under `strict`, with no casts or `!`.
 import { SvcClient, SvcApiError } from '@svc-embed/api';
 import type { NotificationRecipient, ScimListResponse, SvcClientOptions } from '@svc-embed/api';
 
@@ -15,7 +15,7 @@ export async function contract(): Promise<void> {
   const items: readonly NotificationRecipient[] = page.items;
   const next: string | null | undefined = page.pageInfo?.endCursor;
   const users: ScimListResponse = list;
-  void items, next, users;
+  void [items, next, users];
 }
 
 export async function options(): Promise<void> {
@@ -31,7 +31,7 @@ export async function options(): Promise<void> {
         case 'USER': void r.userId; break;
         case 'EMBED_USER': void r.embedTenantName; break;
         case 'SLACK': void r.channelName; break;
-        case 'UNKNOWN': void r.rawType, r.raw; break;
+        case 'UNKNOWN': void [r.rawType, r.raw]; break;
       }
     }
     for await (const u of client.scim.users({ count: 100, startIndex: 1, maxPages: 20, onPage: (p) => void p.total })) void u.userName;

@@ -8,7 +8,7 @@ export async function typed(el: SvcEmbedElement): Promise<void> {
   const event = await emitEvent(el, 'svc:event:download', { format: 'csv', target: 'widget', rowCount: 3 });
   const format: DownloadFormat = event.detail.payload.format;
   const wire: 'svc:event:download' = event.detail.type;
-  void format, wire;
+  void [format, wire];
   // @ts-expect-error a download payload needs its target
   void emitEvent(el, 'svc:event:download', { format: 'csv' });
   // @ts-expect-error docx is not a download format

@@ -7,7 +7,7 @@ el.addEventListener('svc-download', (e) => {
   const format: DownloadFormat = e.detail.payload.format;
   const rows: number | undefined = e.detail.payload.rowCount;
   const wire: 'svc:event:download' = e.detail.type;
-  void format, rows, wire;
+  void [format, rows, wire];
   // @ts-expect-error a download payload has no `query`
   void e.detail.payload.query;
 });
@@ -15,7 +15,7 @@ el.addEventListener('svc-download', (e) => {
 el.addEventListener('svc-ready', (e) => {
   const mode: 'signed' | 'private' = e.detail.payload.mode;
   const tenant: string | null = e.detail.payload.embedTenant;
-  void mode, tenant;
+  void [mode, tenant];
 });
 
 el.addEventListener('svc-message-rejected', (e) => void e.detail.reason.toUpperCase());
