@@ -14,7 +14,8 @@ function publicApiOnly() {
     packageLinkPhase({ customElementsManifest }) {
       for (const mod of customElementsManifest.modules) {
         mod.path = published(mod.path);
-        for (const ex of mod.exports ?? []) if (ex.declaration?.module) ex.declaration.module = published(ex.declaration.module);
+        for (const ex of mod.exports ?? [])
+          if (ex.declaration?.module) ex.declaration.module = published(ex.declaration.module);
         for (const declaration of mod.declarations ?? []) {
           if (declaration.members) declaration.members = declaration.members.filter((m) => m.privacy !== 'private');
           // The analyzer also reports `this.dispatchEvent(new CustomEvent(name, …))` in the private emitter,

@@ -9,7 +9,14 @@ import globals from 'globals';
 
 export default tseslint.config(
   {
-    ignores: ['**/dist/', 'cdn/', 'bench/.cache/', '**/node_modules/', 'test/types/frameworks/', 'custom-elements.json'],
+    ignores: [
+      '**/dist/',
+      'cdn/',
+      'bench/.cache/',
+      '**/node_modules/',
+      'test/types/frameworks/',
+      'custom-elements.json',
+    ],
   },
   {
     files: ['**/*.{js,mjs}'],
@@ -30,7 +37,10 @@ export default tseslint.config(
       // `declare global { namespace React.JSX {...} }` is the only way to add an element to JSX.
       '@typescript-eslint/no-namespace': ['error', { allowDeclarations: true }],
       // Passing on what a callee threw, whatever it is, is not inventing a non-Error reason.
-      '@typescript-eslint/prefer-promise-reject-errors': ['error', { allowThrowingAny: true, allowThrowingUnknown: true }],
+      '@typescript-eslint/prefer-promise-reject-errors': [
+        'error',
+        { allowThrowingAny: true, allowThrowingUnknown: true },
+      ],
     },
   },
   {
@@ -42,9 +52,14 @@ export default tseslint.config(
     // `.dom.equal`); every other `.equal` of chai is synchronous.
     files: ['test/**/*.ts'],
     rules: {
-      '@typescript-eslint/no-floating-promises': ['error', {
-        allowForKnownSafeCalls: [{ from: 'file', name: 'Equal', path: 'node_modules/@open-wc/semantic-dom-diff/chai-dom-diff-plugin.d.ts' }],
-      }],
+      '@typescript-eslint/no-floating-promises': [
+        'error',
+        {
+          allowForKnownSafeCalls: [
+            { from: 'file', name: 'Equal', path: 'node_modules/@open-wc/semantic-dom-diff/chai-dom-diff-plugin.d.ts' },
+          ],
+        },
+      ],
     },
   },
 );

@@ -16,7 +16,10 @@ const CHROME_PATH = env('CHROME_PATH', '/usr/lib/chromium/chromium');
 const FIREFOX_PATH = env('FIREFOX_PATH', '/usr/bin/firefox-esr');
 const MINIBROWSER_PATH = env('MINIBROWSER_PATH', '/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser');
 const WEBKIT_DRIVER_PATH = env('WEBKIT_DRIVER_PATH', '/usr/bin/WebKitWebDriver');
-const wanted = env('BROWSERS', 'chromium,firefox,webkit').split(',').map((b) => b.trim()).filter(Boolean);
+const wanted = env('BROWSERS', 'chromium,firefox,webkit')
+  .split(',')
+  .map((b) => b.trim())
+  .filter(Boolean);
 
 // Every limit is generous: on a loaded machine (load average above 20 on 2 cores) a browser can take
 // most of a minute to start, and a test several seconds. A hung test still fails, only later.
@@ -27,7 +30,9 @@ const BROWSER_START_TIMEOUT = 3 * MINUTE;
 // then exits; puppeteer's own handler would exit at once and cut that short. Puppeteer still kills its
 // browsers on exit.
 const puppeteerSignals = { handleSIGINT: false };
-const webkit = wanted.includes('webkit') ? webkitBrowser({ binary: MINIBROWSER_PATH, driver: WEBKIT_DRIVER_PATH }) : undefined;
+const webkit = wanted.includes('webkit')
+  ? webkitBrowser({ binary: MINIBROWSER_PATH, driver: WEBKIT_DRIVER_PATH })
+  : undefined;
 
 const launchers = {
   // Both through our puppeteer-core; given one, the launcher calls this browser "Chromium", not "Chrome".
@@ -40,15 +45,26 @@ const launchers = {
         timeout: BROWSER_START_TIMEOUT,
         ...puppeteerSignals,
         args: [
-          '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking',
-          '--disable-component-update', '--disable-sync', '--no-first-run',
+          '--no-sandbox',
+          '--disable-gpu',
+          '--disable-dev-shm-usage',
+          '--disable-background-networking',
+          '--disable-component-update',
+          '--disable-sync',
+          '--no-first-run',
         ],
       },
     }),
   firefox: () =>
     chromeLauncher({
       puppeteer: puppeteerCore,
-      launchOptions: { browser: 'firefox', executablePath: FIREFOX_PATH, headless: true, timeout: BROWSER_START_TIMEOUT, ...puppeteerSignals },
+      launchOptions: {
+        browser: 'firefox',
+        executablePath: FIREFOX_PATH,
+        headless: true,
+        timeout: BROWSER_START_TIMEOUT,
+        ...puppeteerSignals,
+      },
     }),
   webkit: () => webkit.launcher,
 };
@@ -81,6 +97,10 @@ export default {
     frameworksPlugin(),
     ...(webkit ? [webkit.plugin] : []),
   ],
-  reporters: [defaultReporter(), summaryReporter({ flatten: false }), countReporter(`${process.env.SVC_TEST_RESULTS || '.test-results'}/browser.json`)],
+  reporters: [
+    defaultReporter(),
+    summaryReporter({ flatten: false }),
+    countReporter(`${process.env.SVC_TEST_RESULTS || '.test-results'}/browser.json`),
+  ],
   testFramework: { config: { timeout: 30_000 } },
 };

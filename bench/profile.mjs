@@ -32,12 +32,30 @@ const { values: opts } = parseArgs({
 
 // What each figure runs, per variant, and how many units (messages or cycles) one run has.
 const FIGURES = {
-  burst: { variants: ['bare', 'dispatch', 'validate', 'element'], unit: 'message', n: 10_000, runs: 3, setup: true,
-    run: (page, n) => page.evaluate((n) => window.bench.burst(n), n) },
-  synthetic: { variants: ['dispatch', 'validate', 'element'], unit: 'message', n: 20_000, runs: 3, setup: true,
-    run: (page, n) => page.evaluate((n) => window.bench.synthetic(n), n) },
-  cycles: { variants: ['bare', 'lit', 'element'], unit: 'cycle', n: 200, runs: 3, setup: false,
-    run: (page, n, variant) => page.evaluate((v, n) => window.bench.cycles(v, n), variant, n) },
+  burst: {
+    variants: ['bare', 'dispatch', 'validate', 'element'],
+    unit: 'message',
+    n: 10_000,
+    runs: 3,
+    setup: true,
+    run: (page, n) => page.evaluate((n) => window.bench.burst(n), n),
+  },
+  synthetic: {
+    variants: ['dispatch', 'validate', 'element'],
+    unit: 'message',
+    n: 20_000,
+    runs: 3,
+    setup: true,
+    run: (page, n) => page.evaluate((n) => window.bench.synthetic(n), n),
+  },
+  cycles: {
+    variants: ['bare', 'lit', 'element'],
+    unit: 'cycle',
+    n: 200,
+    runs: 3,
+    setup: false,
+    run: (page, n, variant) => page.evaluate((v, n) => window.bench.cycles(v, n), variant, n),
+  },
 };
 
 async function unminified(input) {
@@ -91,7 +109,9 @@ function print(tree, units) {
   const total = tree.us - (tree.children.get('(idle)')?.us ?? 0);
   const lines = [];
   const walk = (node, depth) => {
-    const kids = [...node.children.values()].filter((c) => c.label !== '(idle)' && c.us >= total / 100).sort((a, b) => b.us - a.us);
+    const kids = [...node.children.values()]
+      .filter((c) => c.label !== '(idle)' && c.us >= total / 100)
+      .sort((a, b) => b.us - a.us);
     for (const child of kids) {
       const share = `${((child.us / total) * 100).toFixed(1)}%`.padStart(6);
       lines.push(`${(child.us / units).toFixed(2).padStart(9)} µs ${share}  ${'  '.repeat(depth)}${child.label}`);
@@ -107,7 +127,7 @@ function place({ functionName, url }) {
   if (functionName === '(garbage collector)') return 'garbage collection';
   if (functionName === '(program)') return 'V8 and native code outside any JS function';
   if (url.includes('/packages/api/dist/')) return 'the client (packages/api/dist/)';
-  if (url.includes('/bench/rest/')) return 'the bench\'s own loop (bench/rest/)';
+  if (url.includes('/bench/rest/')) return "the bench's own loop (bench/rest/)";
   if (url.includes('undici')) return 'fetch (undici)';
   if (url.startsWith('node:')) return 'Node (streams, timers, events, buffers)';
   return url ? 'other JavaScript' : `native: ${functionName}`;
@@ -121,7 +141,15 @@ async function profileRest() {
   try {
     for (const variant of ['raw', 'raw-api', 'client']) {
       const out = join(dir, `${variant}.cpuprofile`);
-      await runNode([join(root, 'bench/rest/inproc.mjs'), `${server.origin}/api`, variant, '4', String(runs), out, opts.interval]);
+      await runNode([
+        join(root, 'bench/rest/inproc.mjs'),
+        `${server.origin}/api`,
+        variant,
+        '4',
+        String(runs),
+        out,
+        opts.interval,
+      ]);
       const profile = JSON.parse(await readFile(out, 'utf8'));
       const byPlace = new Map();
       const own = new Map();
@@ -136,11 +164,20 @@ async function profileRest() {
         byPlace.set(where, (byPlace.get(where) ?? 0) + us);
         if (where.startsWith('the client')) own.set(label(frame), (own.get(label(frame)) ?? 0) + us);
       });
-      const ms = (us) => `${(us / runs / 1000).toFixed(2).padStart(7)} ms ${`${((us / total) * 100).toFixed(1)}%`.padStart(6)}`;
-      const lines = [...byPlace].filter(([, us]) => us >= total / 100).sort((a, b) => b[1] - a[1]).map(([where, us]) => `${ms(us)}  ${where}`);
-      const mine = [...own].sort((a, b) => b[1] - a[1]).slice(0, 8).map(([name, us]) => `${ms(us)}    ${name}`);
-      process.stdout.write(`\nrest, ${variant}: ${(total / runs / 1000).toFixed(2)} ms per listing sampled, self time by where (idle left out)\n` +
-        `${lines.join('\n')}\n${mine.length ? `  the client's own functions:\n${mine.join('\n')}\n` : ''}`);
+      const ms = (us) =>
+        `${(us / runs / 1000).toFixed(2).padStart(7)} ms ${`${((us / total) * 100).toFixed(1)}%`.padStart(6)}`;
+      const lines = [...byPlace]
+        .filter(([, us]) => us >= total / 100)
+        .sort((a, b) => b[1] - a[1])
+        .map(([where, us]) => `${ms(us)}  ${where}`);
+      const mine = [...own]
+        .sort((a, b) => b[1] - a[1])
+        .slice(0, 8)
+        .map(([name, us]) => `${ms(us)}    ${name}`);
+      process.stdout.write(
+        `\nrest, ${variant}: ${(total / runs / 1000).toFixed(2)} ms per listing sampled, self time by where (idle left out)\n` +
+          `${lines.join('\n')}\n${mine.length ? `  the client's own functions:\n${mine.join('\n')}\n` : ''}`,
+      );
     }
   } finally {
     server.stop();
@@ -150,7 +187,8 @@ async function profileRest() {
 
 const only = opts.only.split(',');
 const unknown = only.filter((name) => name !== 'rest' && !FIGURES[name]);
-if (unknown.length) throw new Error(`unknown figure ${unknown.join(', ')}: one of ${[...Object.keys(FIGURES), 'rest'].join(', ')}`);
+if (unknown.length)
+  throw new Error(`unknown figure ${unknown.join(', ')}: one of ${[...Object.keys(FIGURES), 'rest'].join(', ')}`);
 buildIfStale((text) => process.stderr.write(`[profile] ${text}\n`));
 
 /** Profiles the browser figures of `names` in one Chromium. */
@@ -176,7 +214,9 @@ async function profileBrowser(names) {
           for (let i = 0; i < figure.runs; i++) await figure.run(page, figure.n, variant);
           const { profile } = await cdp.send('Profiler.stop');
           const { total, lines } = print(callTree(profile), figure.n * figure.runs);
-          process.stdout.write(`\n${name}, ${variant}: ${total.toFixed(2)} µs per ${figure.unit} sampled (idle left out)\n${lines.join('\n')}\n`);
+          process.stdout.write(
+            `\n${name}, ${variant}: ${total.toFixed(2)} µs per ${figure.unit} sampled (idle left out)\n${lines.join('\n')}\n`,
+          );
         } finally {
           await page.close();
         }

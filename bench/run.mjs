@@ -30,19 +30,30 @@ const { values: opts } = parseArgs({
   },
 });
 const only = new Set(opts.only.split(','));
-const browsers = (opts.browsers ?? (opts.quick ? 'chromium,firefox' : 'chromium,firefox,firefox-1p')).split(',').filter(Boolean);
+const browsers = (opts.browsers ?? (opts.quick ? 'chromium,firefox' : 'chromium,firefox,firefox-1p'))
+  .split(',')
+  .filter(Boolean);
 
 // Rounds per suite. Each round runs every variant once, in an order rotated round by round.
 const CONFIG = opts.quick
-  ? { rest: { rounds: 4, runsPerProcess: 5, cliRounds: 4 }, messages: { rounds: 3, burst: 10_000, synthetic: 10_000, flood: 100_000 },
-    mount: { rounds: 5, cycles: 50, leakCycles: 200 }, ready: { rounds: 8 } }
-  // A synthetic run lasts about 0.1 s, and one burst of load from elsewhere moves it by tens of percent:
-  // its median takes three times the rounds.
-  : { rest: { rounds: 21, runsPerProcess: 10, cliRounds: 21 }, messages: { rounds: 21, syntheticRounds: 63, burst: 10_000, synthetic: 10_000, flood: 100_000 },
-    mount: { rounds: 41, cycles: 100, leakCycles: 1000 }, ready: { rounds: 40 } };
+  ? {
+      rest: { rounds: 4, runsPerProcess: 5, cliRounds: 4 },
+      messages: { rounds: 3, burst: 10_000, synthetic: 10_000, flood: 100_000 },
+      mount: { rounds: 5, cycles: 50, leakCycles: 200 },
+      ready: { rounds: 8 },
+    }
+  : // A synthetic run lasts about 0.1 s, and one burst of load from elsewhere moves it by tens of percent:
+    // its median takes three times the rounds.
+    {
+      rest: { rounds: 21, runsPerProcess: 10, cliRounds: 21 },
+      messages: { rounds: 21, syntheticRounds: 63, burst: 10_000, synthetic: 10_000, flood: 100_000 },
+      mount: { rounds: 41, cycles: 100, leakCycles: 1000 },
+      ready: { rounds: 40 },
+    };
 
 const started = Date.now();
-const log = (text) => process.stderr.write(`[bench ${((Date.now() - started) / 1000).toFixed(0).padStart(4)} s] ${text}\n`);
+const log = (text) =>
+  process.stderr.write(`[bench ${((Date.now() - started) / 1000).toFixed(0).padStart(4)} s] ${text}\n`);
 
 /** Runs one suite; a failure becomes a row that says so, and the other suites still run. */
 async function attempt(label, rows, raw, run) {
@@ -61,8 +72,12 @@ const rows = [];
 const raw = {};
 // The load average (1, 5, 15 minutes) at the start and the end says how shared the machine was.
 const machine = {
-  cpu: cpus()[0]?.model ?? 'unknown', cores: cpus().length, node: process.version, platform: `${process.platform} ${process.arch}`,
-  browsers: {}, loadAverage: { start: loadavg() },
+  cpu: cpus()[0]?.model ?? 'unknown',
+  cores: cpus().length,
+  node: process.version,
+  platform: `${process.platform} ${process.arch}`,
+  browsers: {},
+  loadAverage: { start: loadavg() },
 };
 let sizes;
 
@@ -82,9 +97,11 @@ if (only.has('messages') || only.has('lifecycle')) {
         browser = await launch(name);
         machine.browsers[name] = await browser.version();
         const ctx = { browser, name, label: LABELS[name], pages, log };
-        if (only.has('messages')) await attempt(`messages-${name}`, rows, raw, () => messageSuite({ ...ctx, ...CONFIG.messages }));
+        if (only.has('messages'))
+          await attempt(`messages-${name}`, rows, raw, () => messageSuite({ ...ctx, ...CONFIG.messages }));
         if (only.has('lifecycle') && name !== 'firefox-1p') {
-          if (name === 'chromium') await attempt('mount-chromium', rows, raw, () => mountSuite({ ...ctx, ...CONFIG.mount }));
+          if (name === 'chromium')
+            await attempt('mount-chromium', rows, raw, () => mountSuite({ ...ctx, ...CONFIG.mount }));
           await attempt(`ready-${name}`, rows, raw, () => readySuite({ ...ctx, ...CONFIG.ready }));
         }
       } catch (err) {

@@ -11,7 +11,12 @@ import { chain, createApp, listen, serveDir } from '../packages/tenant/dist/http
 import { MAX_TTL_SECONDS } from '../packages/tenant/dist/sessions.js';
 
 const dir = (p) => fileURLToPath(new URL(p, new URL('./host/', import.meta.url)));
-const PAGES = { '/': 'index.html', '/index.html': 'index.html', '/compare': 'compare.html', '/compare.html': 'compare.html' };
+const PAGES = {
+  '/': 'index.html',
+  '/index.html': 'index.html',
+  '/compare': 'compare.html',
+  '/compare.html': 'compare.html',
+};
 const TENANT = /^[A-Za-z0-9]{1,32}$/;
 
 /** `GET /session?tenant=acme[&ttl=20]`: a fresh signed session, as a customer's backend would mint one. */
@@ -38,7 +43,12 @@ function mintSession(ctx) {
  * whose allowed host origins leave this page out: the playground's "Wrong host origin" scenario.
  * @returns {Promise<{origin: string, close: () => Promise<void>}>}
  */
-export async function startHost({ port = 0, host = 'localhost', tenantOrigin = `http://127.0.0.1:${process.env.TENANT_PORT || 8001}`, refusingTenantOrigin } = {}) {
+export async function startHost({
+  port = 0,
+  host = 'localhost',
+  tenantOrigin = `http://127.0.0.1:${process.env.TENANT_PORT || 8001}`,
+  refusingTenantOrigin,
+} = {}) {
   const resolve = (value) => (typeof value === 'function' ? value() : value);
   const router = new Router({ sensitive: true, strict: true });
   for (const [path, file] of Object.entries(PAGES)) {
@@ -51,7 +61,10 @@ export async function startHost({ port = 0, host = 'localhost', tenantOrigin = `
   router.get('/config.json', (ctx) => {
     ctx.set('cache-control', 'no-store');
     const refusing = resolve(refusingTenantOrigin);
-    ctx.body = { tenantOrigin: new URL(resolve(tenantOrigin)).origin, ...(refusing ? { refusingTenantOrigin: new URL(refusing).origin } : {}) };
+    ctx.body = {
+      tenantOrigin: new URL(resolve(tenantOrigin)).origin,
+      ...(refusing ? { refusingTenantOrigin: new URL(refusing).origin } : {}),
+    };
   });
   router.get('/session', mintSession);
   router.get('/favicon.ico', (ctx) => {
@@ -62,7 +75,12 @@ export async function startHost({ port = 0, host = 'localhost', tenantOrigin = `
   app.use(mount('/demo/host', serveDir(dir('./'), { extensions: ['.js', '.css', '.html'] })));
   app.use(mount('/cdn', serveDir(dir('../../cdn/'), { extensions: ['.js', '.js.map'] })));
   // The protocol package's compiled module, for the page's own imports (filterParam).
-  app.use(mount('/dist/protocol', serveDir(dirname(fileURLToPath(import.meta.resolve('@svc-embed/protocol'))), { extensions: ['.js'] })));
+  app.use(
+    mount(
+      '/dist/protocol',
+      serveDir(dirname(fileURLToPath(import.meta.resolve('@svc-embed/protocol'))), { extensions: ['.js'] }),
+    ),
+  );
   app.use(chain(router.routes(), router.allowedMethods()));
   return listen(app, { port, host });
 }

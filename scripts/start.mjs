@@ -26,7 +26,11 @@ function oldest(paths) {
 
 // Every package's build: the element's (dist/ and cdn/), and each workspace package's dist/.
 const PACKAGES = ['protocol', 'api', 'tenant', 'react'];
-const outputs = [join(root, 'dist/index.js'), join(root, 'cdn/svc-embed.min.js'), ...PACKAGES.map((p) => join(root, 'packages', p, 'dist/index.js'))];
+const outputs = [
+  join(root, 'dist/index.js'),
+  join(root, 'cdn/svc-embed.min.js'),
+  ...PACKAGES.map((p) => join(root, 'packages', p, 'dist/index.js')),
+];
 const sources = [join(root, 'src'), ...PACKAGES.map((p) => join(root, 'packages', p, 'src'))];
 if (oldest(outputs) < Math.max(...sources.map(newest))) {
   console.log('[start] building (dist/ or cdn/ is missing or older than src/)…');
@@ -65,7 +69,11 @@ try {
 } catch (error) {
   await Promise.allSettled([tenant?.close(), refusing?.close()]);
   const busy = error?.code === 'EADDRINUSE';
-  console.error(busy ? `[start] port ${error.port} is in use: set HOST_PORT / TENANT_PORT to free ports.` : `[start] ${error?.message ?? error}`);
+  console.error(
+    busy
+      ? `[start] port ${error.port} is in use: set HOST_PORT / TENANT_PORT to free ports.`
+      : `[start] ${error?.message ?? error}`,
+  );
   process.exit(1);
 }
 

@@ -14,7 +14,11 @@ process.on('exit', () => rmSync(results, { recursive: true, force: true }));
 // to the running suite, which then stops its browsers and servers; no later suite starts.
 let child;
 let interrupted;
-for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143], ['SIGHUP', 129]]) {
+for (const [signal, code] of [
+  ['SIGINT', 130],
+  ['SIGTERM', 143],
+  ['SIGHUP', 129],
+]) {
   process.on(signal, () => {
     interrupted ??= { signal, code };
     if (child) child.kill(signal);
@@ -72,7 +76,10 @@ const only = process.argv[2];
 
 // The linters (ESLint with zero warnings, then Prettier's check) count as one check each.
 if (!only || only === 'lint') {
-  for (const [name, args] of [['eslint', ['run', '--silent', 'lint:eslint']], ['prettier', ['run', '--silent', 'lint:prettier']]]) {
+  for (const [name, args] of [
+    ['eslint', ['run', '--silent', 'lint:eslint']],
+    ['prettier', ['run', '--silent', 'lint:prettier']],
+  ]) {
     const status = await run('npm', args);
     if (status === 0) totals.passed++;
     else {
@@ -83,19 +90,34 @@ if (!only || only === 'lint') {
 }
 
 if (!only || only === 'browser') {
-  collect('browser', await run(process.execPath, [join(root, 'node_modules/@web/test-runner/dist/bin.js'), '--config', 'web-test-runner.config.mjs']));
+  collect(
+    'browser',
+    await run(process.execPath, [
+      join(root, 'node_modules/@web/test-runner/dist/bin.js'),
+      '--config',
+      'web-test-runner.config.mjs',
+    ]),
+  );
 }
 
 if (!only || only === 'node') {
   const dir = join(root, 'test/node');
-  const files = readdirSync(dir).filter((f) => f.endsWith('.test.mjs')).sort().map((f) => join(dir, f));
+  const files = readdirSync(dir)
+    .filter((f) => f.endsWith('.test.mjs'))
+    .sort()
+    .map((f) => join(dir, f));
   if (files.length) {
-    collect('node', await run(process.execPath, [
-      '--test',
-      '--test-reporter=spec', '--test-reporter-destination=stdout',
-      '--test-reporter=./test/support/count-reporter.mjs', `--test-reporter-destination=${join(results, 'node.json')}`,
-      ...files,
-    ]));
+    collect(
+      'node',
+      await run(process.execPath, [
+        '--test',
+        '--test-reporter=spec',
+        '--test-reporter-destination=stdout',
+        '--test-reporter=./test/support/count-reporter.mjs',
+        `--test-reporter-destination=${join(results, 'node.json')}`,
+        ...files,
+      ]),
+    );
   }
 }
 

@@ -25,7 +25,8 @@ export type SvcEmbedStatus = 'idle' | 'loading' | 'ready' | 'error';
  * Why `status` changed, where a reason is given: on every change to `error`, and on the change to
  * `loading` that a session renewal makes. Codes are API; messages are not.
  */
-export type SvcStatusReason = 'config-error' | 'ready-timeout' | 'embed-fatal-error' | 'session-renewal' | 'session-renewal-failed';
+export type SvcStatusReason =
+  'config-error' | 'ready-timeout' | 'embed-fatal-error' | 'session-renewal' | 'session-renewal-failed';
 
 /** Detail of `svc-status`. */
 export interface SvcStatusDetail {
@@ -42,7 +43,9 @@ export interface SvcStatusDetail {
 }
 
 /** Detail of `svc-action`: the envelope that was posted to the embed, without `source` and `direction`. */
-export type SvcActionDetail = { [T in ActionType]: { type: T; payload: ActionPayloadMap[T]; timestamp: number } }[ActionType];
+export type SvcActionDetail = {
+  [T in ActionType]: { type: T; payload: ActionPayloadMap[T]; timestamp: number };
+}[ActionType];
 
 /** Every DOM event `<svc-embed>` dispatches, by name. All bubble and are composed. */
 export interface SvcEmbedEventMap {

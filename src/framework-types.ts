@@ -28,11 +28,13 @@ export type SvcEmbedProperties = { [K in SvcEmbedPropertyName]?: SvcEmbedElement
  * whose value fits an attribute and whose name has a capital; the others are spelt the same either way.
  */
 export type SvcEmbedAttributes = {
-  [K in SvcEmbedPropertyName as K extends KebabCase<K>
-    ? never
-    : NonNullable<SvcEmbedElement[K]> extends string | number | boolean
-      ? KebabCase<K>
-      : never]?: SvcEmbedElement[K];
+  [
+    K in SvcEmbedPropertyName as K extends KebabCase<K>
+      ? never
+      : NonNullable<SvcEmbedElement[K]> extends string | number | boolean
+        ? KebabCase<K>
+        : never
+  ]?: SvcEmbedElement[K];
 };
 
 /** A typed listener for one event of `SvcEmbedEventMap`. */

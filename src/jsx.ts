@@ -10,14 +10,18 @@ import type { SvcEmbedElement } from './svc-embed.js';
 import type { SvcEmbedAttributes, SvcEmbedEventAttributes, SvcEmbedProperties } from './framework-types.js';
 
 /** What `<svc-embed>` takes in JSX besides the common HTML attributes of the JSX library. */
-export type SvcEmbedJsxProps = SvcEmbedProperties & SvcEmbedAttributes & SvcEmbedEventAttributes & {
-  /** A ref to the element: a callback or an object with `current`. */
-  ref?: ((element: SvcEmbedElement | null) => void | (() => void)) | { current: SvcEmbedElement | null } | null;
-};
+export type SvcEmbedJsxProps = SvcEmbedProperties &
+  SvcEmbedAttributes &
+  SvcEmbedEventAttributes & {
+    /** A ref to the element: a callback or an object with `current`. */
+    ref?: ((element: SvcEmbedElement | null) => void | (() => void)) | { current: SvcEmbedElement | null } | null;
+  };
 
 // The common HTML attributes are those the library gives a plain element (`abbr`), read from its own
 // IntrinsicElements, so this file names no React or Preact type: it compiles whichever of them is installed.
-type JsxElement<Intrinsic> = (Intrinsic extends { abbr: infer Common } ? Omit<Common, keyof SvcEmbedJsxProps> : unknown) &
+type JsxElement<Intrinsic> = (Intrinsic extends { abbr: infer Common }
+  ? Omit<Common, keyof SvcEmbedJsxProps>
+  : unknown) &
   SvcEmbedJsxProps;
 
 declare global {

@@ -1,16 +1,23 @@
 import { ReactiveElement, css } from '@lit/reactive-element';
 import type { PropertyValues } from '@lit/reactive-element';
 import {
-  EVENT_TYPES, SOURCE, colorSchemeProblem, domEventName, filterProblem, isPlainObject, localeProblem, pathProblem, readEvent,
-  sessionProblem, themeProblem,
+  EVENT_TYPES,
+  SOURCE,
+  colorSchemeProblem,
+  domEventName,
+  filterProblem,
+  isPlainObject,
+  localeProblem,
+  pathProblem,
+  readEvent,
+  sessionProblem,
+  themeProblem,
 } from '@svc-embed/protocol';
 import type { ActionPayloadMap, ActionType, AnyEventDetail, EmbedTheme } from '@svc-embed/protocol';
 import { hostSession, resolveEmbedUrl } from './embed-url.js';
 import { SvcEmbedError } from './error.js';
 import type { EmbedUrlResult } from './embed-url.js';
-import type {
-  SvcEmbedEventMap, SvcEmbedStatus, SvcEventDetail, SvcStatusDetail,
-} from './events.js';
+import type { SvcEmbedEventMap, SvcEmbedStatus, SvcEventDetail, SvcStatusDetail } from './events.js';
 
 type StateKey = 'theme' | 'colorScheme' | 'locale' | 'filter';
 type Detail = Omit<SvcStatusDetail, 'status' | 'previous'>;
@@ -41,7 +48,12 @@ type State = 'idle' | 'pending' | 'loading' | 'ready' | 'renewing' | 'error';
  * theme is the payload itself, as a JSON copy: a framework's reactive proxy passes every shape check, but
  * structured clone cannot carry it.
  */
-const STATE: ReadonlyArray<{ key: StateKey; action: ActionType; field?: string; check: (v: unknown) => string | undefined }> = [
+const STATE: ReadonlyArray<{
+  key: StateKey;
+  action: ActionType;
+  field?: string;
+  check: (v: unknown) => string | undefined;
+}> = [
   { key: 'theme', action: 'svc:action:set-theme', check: themeProblem },
   { key: 'colorScheme', action: 'svc:action:set-color-scheme', field: 'scheme', check: colorSchemeProblem },
   { key: 'locale', action: 'svc:action:set-locale', field: 'locale', check: localeProblem },
@@ -67,7 +79,10 @@ const RENEWAL_FAILED = 'session-renewal-failed';
 const NOT_RENEWED = `${tag}: the session could not be renewed`;
 
 /** `svc:event:ready` → `svc-ready`, worked out once. */
-const DOM_NAMES = Object.fromEntries(EVENT_TYPES.map((type) => [type, domEventName(type)])) as Record<string, keyof SvcEmbedEventMap>;
+const DOM_NAMES = Object.fromEntries(EVENT_TYPES.map((type) => [type, domEventName(type)])) as Record<
+  string,
+  keyof SvcEmbedEventMap
+>;
 
 /**
  * A boolean attribute, where the text "false" also means false: Vue and Svelte write `allow-export="false"` for
@@ -207,7 +222,11 @@ iframe{display:block;box-sizing:border-box;width:100%;height:100%;border:0}
   /** The state to send, by property: its payload when valid, else what is wrong with it. */
   #values: Partial<Record<StateKey, { payload?: object; problem?: string }>> = {};
   /** whenReady() and renewSession() callers; `renewal` ones also fail when nothing is left to load. */
-  #waiting: Array<{ resolve: (detail: SvcEventDetail<'svc:event:ready'>) => void; reject: (error: Error) => void; renewal?: boolean }> = [];
+  #waiting: Array<{
+    resolve: (detail: SvcEventDetail<'svc:event:ready'>) => void;
+    reject: (error: Error) => void;
+    renewal?: boolean;
+  }> = [];
   /**
    * A renewed session and the host's session value it stands in for. The host owns `src` and `session`; this
    * is the element's own, and lasts while the host's session value stays the one it replaced.
@@ -290,8 +309,11 @@ iframe{display:block;box-sizing:border-box;width:100%;height:100%;border:0}
    * surrogates, when neither `session` nor `sessionProvider` is there, or when there is no embed URL to renew.
    */
   renewSession(session?: string): Promise<void> {
-    const problem = !resolveEmbedUrl(this) ? 'needs src, or tenant-origin and public-id, to renew'
-      : session === undefined ? typeof this.sessionProvider !== 'function' && 'or a sessionProvider is needed' : sessionProblem(session);
+    const problem = !resolveEmbedUrl(this)
+      ? 'needs src, or tenant-origin and public-id, to renew'
+      : session === undefined
+        ? typeof this.sessionProvider !== 'function' && 'or a sessionProvider is needed'
+        : sessionProblem(session);
     if (problem) throw new TypeError(`${tag}.renewSession(session): session ${problem}`);
     const pending = this.#waiting.some((w) => w.renewal);
     const done: Promise<unknown> = this.#wait(true);
@@ -343,7 +365,7 @@ iframe{display:block;box-sizing:border-box;width:100%;height:100%;border:0}
     const box = (part: string) => {
       const div = doc.createElement('div');
       const slot = doc.createElement('slot');
-      div.setAttribute('part', slot.name = part);
+      div.setAttribute('part', (slot.name = part));
       div.hidden = true;
       div.append(slot);
       root.append(div);
@@ -363,7 +385,9 @@ iframe{display:block;box-sizing:border-box;width:100%;height:100%;border:0}
       if (changed.has('loading')) this.#setLoading(this.#frame);
     }
     if (changed.has('readyTimeout') && this.#timeout() !== this.readyTimeout) {
-      console.warn(`${tag}: ignoring ready-timeout: must be whole milliseconds from 0 to ${MAX_TIMEOUT}; using ${DEFAULT_TIMEOUT}`);
+      console.warn(
+        `${tag}: ignoring ready-timeout: must be whole milliseconds from 0 to ${MAX_TIMEOUT}; using ${DEFAULT_TIMEOUT}`,
+      );
     }
   }
 
@@ -385,7 +409,10 @@ iframe{display:block;box-sizing:border-box;width:100%;height:100%;border:0}
       const value = (this.#values[key] = this.#check(entry));
       if (!value) continue;
       // Named by the attribute: `color-scheme` is Lit's declared one; the others are their property names.
-      if (value.problem) console.warn(`${tag}: ignoring ${SvcEmbedElement.elementProperties.get(key)!.attribute || key}: ${value.problem}`);
+      if (value.problem)
+        console.warn(
+          `${tag}: ignoring ${SvcEmbedElement.elementProperties.get(key)!.attribute || key}: ${value.problem}`,
+        );
       else if (this.#state === 'ready') this.#post(action, value.payload!);
     }
     // A listener changed the URL during this update (at its svc-status or svc-config-error): the next one loads it.
@@ -413,7 +440,9 @@ iframe{display:block;box-sizing:border-box;width:100%;height:100%;border:0}
     if (value == null) return undefined;
     try {
       const problem = check(value);
-      return problem ? { problem } : { payload: field ? { [field]: value } : (JSON.parse(JSON.stringify(value)) as object) };
+      return problem
+        ? { problem }
+        : { payload: field ? { [field]: value } : (JSON.parse(JSON.stringify(value)) as object) };
     } catch {
       // A getter or proxy trap that throws.
       return { problem: 'must be plain JSON-like data' };
@@ -433,7 +462,9 @@ iframe{display:block;box-sizing:border-box;width:100%;height:100%;border:0}
 
   /** Makes a wait for the next ready (or error; or, for a renewal, idle). */
   #wait(renewal?: boolean) {
-    return new Promise<SvcEventDetail<'svc:event:ready'>>((resolve, reject) => this.#waiting.push({ resolve, reject, renewal }));
+    return new Promise<SvcEventDetail<'svc:event:ready'>>((resolve, reject) =>
+      this.#waiting.push({ resolve, reject, renewal }),
+    );
   }
 
   /**
@@ -591,13 +622,14 @@ iframe{display:block;box-sizing:border-box;width:100%;height:100%;border:0}
     const frameLoaded = this.#loaded;
     const elapsedMs = Math.round(performance.now() - this.#started);
     // Chromium fires load for its own error page too, so "loaded" may still be a refused connection.
-    const message = `${tag}: no ready in ${Math.round(elapsedMs / 1000)} s. ${frameLoaded
-      ? "The frame loaded. Likely: this page's origin may not frame the tenant (CSP frame-ancestors, allowed embed origins); embed messaging is not in the tenant's plan; the session is invalid or expired; third-party cookies are blocked; src is not an embed page; or the browser showed an error page (network, DNS, TLS)."
-      : 'The frame never loaded: network, DNS or TLS failed, or the tenant is down.'}`;
+    const message = `${tag}: no ready in ${Math.round(elapsedMs / 1000)} s. ${
+      frameLoaded
+        ? "The frame loaded. Likely: this page's origin may not frame the tenant (CSP frame-ancestors, allowed embed origins); embed messaging is not in the tenant's plan; the session is invalid or expired; third-party cookies are blocked; src is not an embed page; or the browser showed an error page (network, DNS, TLS)."
+        : 'The frame never loaded: network, DNS or TLS failed, or the tenant is down.'
+    }`;
     console.error(message);
     this.#to('error', { reason: 'ready-timeout', message, frameLoaded, elapsedMs });
   }
-
 
   // The whole security gate. Foreign traffic is ignored silently: the page has other senders and listeners.
   #onMessage = (event: MessageEvent) => {
@@ -611,7 +643,8 @@ iframe{display:block;box-sizing:border-box;width:100%;height:100%;border:0}
 
     let detail = readEvent(data);
     // The protocol has no use for ports: a transferred channel must never reach a listener.
-    if (event.ports.length) detail = detail.type ? { reason: 'ports: not allowed', type: detail.type } : { reason: 'ports: not allowed' };
+    if (event.ports.length)
+      detail = detail.type ? { reason: 'ports: not allowed', type: detail.type } : { reason: 'ports: not allowed' };
     if ('reason' in detail) {
       if (this.debug) this.#log('rejected', detail.reason);
       this.#emit('svc-message-rejected', detail);
@@ -620,7 +653,14 @@ iframe{display:block;box-sizing:border-box;width:100%;height:100%;border:0}
 
   /** A validated event of the current frame. */
   #onEvent(detail: AnyEventDetail, frameWindow: Window) {
-    if (this.debug) this.#log('event', detail.type, detail.type === 'svc:event:error' ? { ...detail.payload, message: this.#redact(detail.payload.message) } : detail.payload);
+    if (this.debug)
+      this.#log(
+        'event',
+        detail.type,
+        detail.type === 'svc:event:error'
+          ? { ...detail.payload, message: this.#redact(detail.payload.message) }
+          : detail.payload,
+      );
     if (detail.type === 'svc:event:ready') {
       this.#readyDetail = detail;
       this.#to('ready');
@@ -681,7 +721,10 @@ iframe{display:block;box-sizing:border-box;width:100%;height:100%;border:0}
     const timestamp = Date.now();
     try {
       // Never '*': if the frame now holds another document, the browser drops the message.
-      this.#frame!.contentWindow!.postMessage({ source: SOURCE, direction: 'action', type, payload, timestamp }, this.#origin);
+      this.#frame!.contentWindow!.postMessage(
+        { source: SOURCE, direction: 'action', type, payload, timestamp },
+        this.#origin,
+      );
     } catch (error) {
       // One action that cannot be sent must not stop the ready handling, the other actions or an event.
       console.warn(`${tag}: could not send ${type}: ${(error as Error)?.name}`);

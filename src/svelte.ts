@@ -10,7 +10,10 @@ import type { HTMLAttributes } from 'svelte/elements';
 import type { SvcEmbedElement } from './svc-embed.js';
 import type { SvcEmbedEventMap } from './events.js';
 import type {
-  SvcEmbedAttributes, SvcEmbedEventAttributes, SvcEmbedListener, SvcEmbedProperties,
+  SvcEmbedAttributes,
+  SvcEmbedEventAttributes,
+  SvcEmbedListener,
+  SvcEmbedProperties,
 } from './framework-types.js';
 
 /** Svelte 4's `on:svc-ready` directives. */
@@ -23,7 +26,8 @@ type SvelteDirectives = { [K in keyof SvcEmbedEventMap as `on:${K}`]?: SvcEmbedL
 export type SvcEmbedSvelteProps = SvcEmbedProperties & SvcEmbedAttributes & SvcEmbedEventAttributes & SvelteDirectives;
 
 /** `<svc-embed>` in Svelte markup: Svelte's HTML attributes, the element's properties and handlers. */
-export type SvcEmbedSvelteElement = Omit<HTMLAttributes<SvcEmbedElement>, keyof SvcEmbedSvelteProps> & SvcEmbedSvelteProps;
+export type SvcEmbedSvelteElement = Omit<HTMLAttributes<SvcEmbedElement>, keyof SvcEmbedSvelteProps> &
+  SvcEmbedSvelteProps;
 
 declare module 'svelte/elements' {
   interface SvelteHTMLElements {

@@ -9,8 +9,13 @@ import puppeteer from 'puppeteer-core';
 export const CHROME_PATH = process.env.CHROME_PATH || '/usr/lib/chromium/chromium';
 export const FIREFOX_PATH = process.env.FIREFOX_PATH || '/usr/bin/firefox-esr';
 export const CHROMIUM_ARGS = [
-  '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking',
-  '--disable-component-update', '--disable-sync', '--no-first-run',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-dev-shm-usage',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
 ];
 // Generous: on a loaded 2-core machine a browser may take most of a minute to start.
 const LIMITS = { timeout: 180_000, protocolTimeout: 600_000 };
@@ -32,10 +37,15 @@ async function launchFirefox() {
       preferences: { 'fission.webContentIsolationStrategy': 1, 'privacy.reduceTimerPrecision': false },
     });
     proc = launchProcess({
-      executablePath: FIREFOX_PATH, args: ['--no-remote', '--headless', '--remote-debugging-port=0', '--profile', profile],
+      executablePath: FIREFOX_PATH,
+      args: ['--no-remote', '--headless', '--remote-debugging-port=0', '--profile', profile],
     });
     const endpoint = await proc.waitForLineOutput(WEBDRIVER_BIDI_WEBSOCKET_ENDPOINT_REGEX, LIMITS.timeout);
-    const browser = await puppeteer.connect({ browserWSEndpoint: `${endpoint}/session`, protocol: 'webDriverBiDi', protocolTimeout: LIMITS.protocolTimeout });
+    const browser = await puppeteer.connect({
+      browserWSEndpoint: `${endpoint}/session`,
+      protocol: 'webDriverBiDi',
+      protocolTimeout: LIMITS.protocolTimeout,
+    });
     browser.rootPid = proc.nodeProcess.pid;
     const close = browser.close.bind(browser);
     browser.close = async () => {
@@ -55,18 +65,26 @@ async function launchFirefox() {
 }
 
 /** How each browser is named in the table. */
-export const LABELS = { chromium: 'chromium', firefox: 'firefox (Fission)', 'firefox-1p': 'firefox (one content process)' };
+export const LABELS = {
+  chromium: 'chromium',
+  firefox: 'firefox (Fission)',
+  'firefox-1p': 'firefox (one content process)',
+};
 
 /**
  * `chromium`; `firefox` with site isolation, as its users run it; `firefox-1p` as puppeteer.launch()
  * starts it, every page in one content process, where the embed's messages never leave the host's thread.
  */
 export function launch(name) {
-  if (name === 'chromium') return puppeteer.launch({ executablePath: CHROME_PATH, headless: true, args: CHROMIUM_ARGS, ...LIMITS });
+  if (name === 'chromium')
+    return puppeteer.launch({ executablePath: CHROME_PATH, headless: true, args: CHROMIUM_ARGS, ...LIMITS });
   if (name === 'firefox') return launchFirefox();
   if (name === 'firefox-1p') {
     return puppeteer.launch({
-      browser: 'firefox', executablePath: FIREFOX_PATH, headless: true, ...LIMITS,
+      browser: 'firefox',
+      executablePath: FIREFOX_PATH,
+      headless: true,
+      ...LIMITS,
       extraPrefsFirefox: { 'privacy.reduceTimerPrecision': false },
     });
   }
@@ -122,7 +140,8 @@ function contentProcesses(rootPid) {
       const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
       parent.set(Number(name), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
       // Firefox rewrites its processes' titles: the arguments are separated by spaces, not NULs.
-      if (/(^|[\0 ])-isForBrowser([\0 ]|$)/.test(readFileSync(`/proc/${name}/cmdline`, 'utf8'))) content.push(Number(name));
+      if (/(^|[\0 ])-isForBrowser([\0 ]|$)/.test(readFileSync(`/proc/${name}/cmdline`, 'utf8')))
+        content.push(Number(name));
     } catch {
       // Gone meanwhile.
     }
@@ -147,7 +166,9 @@ export async function firefoxProbe(browser, page) {
     const end = performance.now() + 600;
     while (performance.now() < end);
   });
-  const gained = pids.map((pid, i) => ({ pid, ms: (mainThreadMs(pid) ?? 0) - (before[i] ?? 0) })).sort((a, b) => b.ms - a.ms);
+  const gained = pids
+    .map((pid, i) => ({ pid, ms: (mainThreadMs(pid) ?? 0) - (before[i] ?? 0) }))
+    .sort((a, b) => b.ms - a.ms);
   const [top, next] = gained;
   if (!top || top.ms < 50 || (next && next.ms > top.ms / 4)) return undefined;
   return { pid: top.pid, read: async () => ({ threadMs: mainThreadMs(top.pid) }) };
@@ -158,7 +179,7 @@ export async function firefoxProbe(browser, page) {
  * without a probe, wall time only.
  */
 export async function measure(probe, action) {
-  const before = probe && await probe.read();
+  const before = probe && (await probe.read());
   const wallMs = await action();
   if (!probe) return { wallMs };
   const after = await probe.read();

@@ -12,7 +12,11 @@ const TYPES = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; ch
 
 async function files() {
   const map = new Map();
-  for (const [prefix, dir] of [['/', 'bench/pages'], ['/cdn/', 'cdn'], ['/protocol/', 'packages/protocol/dist']]) {
+  for (const [prefix, dir] of [
+    ['/', 'bench/pages'],
+    ['/cdn/', 'cdn'],
+    ['/protocol/', 'packages/protocol/dist'],
+  ]) {
     for (const name of await readdir(join(root, dir)).catch(() => [])) {
       const type = TYPES[name.slice(name.lastIndexOf('.'))];
       if (type) map.set(prefix + name, { path: join(root, dir, name), type });
@@ -28,7 +32,7 @@ function listen(host, served) {
       res.writeHead(404).end();
       return;
     }
-    const body = file.code ?? await readFile(file.path);
+    const body = file.code ?? (await readFile(file.path));
     res.writeHead(200, { 'content-type': file.type, 'cache-control': 'no-store' }).end(body);
   });
   return new Promise((resolve, reject) => {
@@ -55,6 +59,15 @@ export async function startPages(scripts = {}) {
   return {
     hostOrigin: origin(servers[0]),
     embedOrigin: origin(servers[1]),
-    close: () => Promise.all(servers.map((s) => new Promise((r) => { s.closeAllConnections(); s.close(r); }))),
+    close: () =>
+      Promise.all(
+        servers.map(
+          (s) =>
+            new Promise((r) => {
+              s.closeAllConnections();
+              s.close(r);
+            }),
+        ),
+      ),
   };
 }

@@ -10,13 +10,21 @@ export const root = fileURLToPath(new URL('../..', import.meta.url));
 
 /** Runs `npm run build` when dist/ or cdn/ is missing or older than src/: the bench measures what is built. */
 export function buildIfStale(log) {
-  const outputs = ['dist/index.js', 'packages/api/dist/index.js', 'packages/api/dist/cli.js', 'cdn/svc-embed.min.js'].map((f) => join(root, f));
+  const outputs = [
+    'dist/index.js',
+    'packages/api/dist/index.js',
+    'packages/api/dist/cli.js',
+    'cdn/svc-embed.min.js',
+  ].map((f) => join(root, f));
   const oldest = Math.min(...outputs.map((p) => (existsSync(p) ? statSync(p).mtimeMs : 0)));
   const src = join(root, 'src');
   const newest = Math.max(...readdirSync(src, { recursive: true }).map((f) => statSync(join(src, f)).mtimeMs));
   if (oldest >= newest) return;
   log('building (dist/ or cdn/ is missing or older than src/)…');
-  const { status } = spawnSync('npm', ['run', '--silent', 'build'], { cwd: root, stdio: ['ignore', 'inherit', 'inherit'] });
+  const { status } = spawnSync('npm', ['run', '--silent', 'build'], {
+    cwd: root,
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
   if (status !== 0) throw new Error('the build failed');
 }
 const cpuReport = pathToFileURL(fileURLToPath(new URL('../rest/cpu-report.mjs', import.meta.url))).href;
@@ -49,7 +57,9 @@ export async function startServer(script, args = []) {
 export async function runNode(args, { env = process.env } = {}) {
   const child = spawn(process.execPath, args, { cwd: root, env, stdio: ['ignore', 'pipe', 'inherit'] });
   let stdout = '';
-  child.stdout.setEncoding('utf8').on('data', (d) => { stdout += d; });
+  child.stdout.setEncoding('utf8').on('data', (d) => {
+    stdout += d;
+  });
   const [code] = await once(child, 'close');
   if (code !== 0) throw new Error(`node ${args.join(' ')} exited with ${code}`);
   return stdout;
@@ -61,13 +71,21 @@ export async function runNode(args, { env = process.env } = {}) {
  */
 export async function measureNode(args, { env }) {
   const t0 = performance.now();
-  const child = spawn(process.execPath, ['--import', cpuReport, ...args], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', cpuReport, ...args], {
+    cwd: root,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
+  });
   const out = [];
   let report = '';
   let stderr = '';
   child.stdout.on('data', (d) => out.push(d));
-  child.stderr.setEncoding('utf8').on('data', (d) => { stderr += d; });
-  child.stdio[3].setEncoding('utf8').on('data', (d) => { report += d; });
+  child.stderr.setEncoding('utf8').on('data', (d) => {
+    stderr += d;
+  });
+  child.stdio[3].setEncoding('utf8').on('data', (d) => {
+    report += d;
+  });
   const [code] = await once(child, 'close');
   const wallMs = performance.now() - t0;
   if (code !== 0 || !report) throw new Error(`node ${args.join(' ')} exited with ${code}: ${stderr.trim()}`);

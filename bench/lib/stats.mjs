@@ -50,5 +50,13 @@ export function pairDiffs(a, b) {
  */
 export function compare(figure, a, b, goal, unit) {
   const ratio = pairRatios(a, b);
-  return { figure, unit, value: summary(a), floor: summary(b), ratio, goal, ok: goal === undefined ? undefined : ratio.median <= goal };
+  return {
+    figure,
+    unit,
+    value: summary(a),
+    floor: summary(b),
+    ratio,
+    goal,
+    ok: goal === undefined ? undefined : ratio.median <= goal,
+  };
 }

@@ -16,18 +16,27 @@ function timingRow(r) {
 function sizeRows(sizes) {
   if (!sizes) return [];
   const { floor } = sizes;
-  const lines = sizes.bundles.map((b) => `| \`${b.name}\`, gzip -9 / brotli | ${bytes(b.gzip)} / ${bytes(b.brotli)} | ${bytes(floor.gzip)} / ${bytes(floor.brotli)} | ` +
-    `**${(b.gzip / floor.gzip).toFixed(2)}×** / ${(b.brotli / floor.brotli).toFixed(2)}× | no regression |`);
+  const lines = sizes.bundles.map(
+    (b) =>
+      `| \`${b.name}\`, gzip -9 / brotli | ${bytes(b.gzip)} / ${bytes(b.brotli)} | ${bytes(floor.gzip)} / ${bytes(floor.brotli)} | ` +
+      `**${(b.gzip / floor.gzip).toFixed(2)}×** / ${(b.brotli / floor.brotli).toFixed(2)}× | no regression |`,
+  );
   for (const p of sizes.peers) {
     const what = `${p.name} \`${p.pkg}\` \`${p.file}\`${p.note ? ` (${p.note})` : ''}, gzip -9 / brotli`;
-    lines.push(p.error ? `| ${what} | not measured: ${p.error} | | | |` : `| ${what} | ${bytes(p.gzip)} / ${bytes(p.brotli)} | | | peer |`);
+    lines.push(
+      p.error
+        ? `| ${what} | not measured: ${p.error} | | | |`
+        : `| ${what} | ${bytes(p.gzip)} / ${bytes(p.brotli)} | | | peer |`,
+    );
   }
   return lines;
 }
 
 export function table(result) {
   const m = result.machine;
-  const browsers = Object.entries(m.browsers).map(([k, v]) => `${k} ${v}`).join(', ');
+  const browsers = Object.entries(m.browsers)
+    .map(([k, v]) => `${k} ${v}`)
+    .join(', ');
   return [
     `${result.mode} run of ${result.date.slice(0, 16).replace('T', ' ')} UTC, ${result.durationS} s: ${m.cpu}, ${m.cores} cores` +
       `${m.loadAverage ? ` (load average ${m.loadAverage.start[0].toFixed(1)} at the start, ${m.loadAverage.end[0].toFixed(1)} at the end)` : ''}, Node ${m.node}${browsers ? `, ${browsers}` : ''}`,

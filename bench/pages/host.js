@@ -44,14 +44,15 @@ function bareFrame() {
   return frame;
 }
 
-const firstMessage = (frame) => new Promise((resolve) => {
-  const onMessage = (event) => {
-    if (event.source !== frame.contentWindow) return;
-    removeEventListener('message', onMessage);
-    resolve();
-  };
-  addEventListener('message', onMessage);
-});
+const firstMessage = (frame) =>
+  new Promise((resolve) => {
+    const onMessage = (event) => {
+      if (event.source !== frame.contentWindow) return;
+      removeEventListener('message', onMessage);
+      resolve();
+    };
+    addEventListener('message', onMessage);
+  });
 
 const setups = {
   async element() {
@@ -73,17 +74,26 @@ const setups = {
   },
   async dispatch() {
     const target = await dispatchTarget();
-    addEventListener('message', bareListener(win, (event) => {
-      target.dispatchEvent(new CustomEvent(NAMES[event.data.type], { detail: event.data, bubbles: true, composed: true }));
-    }));
+    addEventListener(
+      'message',
+      bareListener(win, (event) => {
+        target.dispatchEvent(
+          new CustomEvent(NAMES[event.data.type], { detail: event.data, bubbles: true, composed: true }),
+        );
+      }),
+    );
   },
   async validate() {
     const { readEvent } = await import('/protocol/index.js');
     const target = await dispatchTarget();
-    addEventListener('message', bareListener(win, (event) => {
-      const detail = readEvent(event.data);
-      if (!('reason' in detail) && !event.ports.length) target.dispatchEvent(new CustomEvent(NAMES[detail.type], { detail, bubbles: true, composed: true }));
-    }));
+    addEventListener(
+      'message',
+      bareListener(win, (event) => {
+        const detail = readEvent(event.data);
+        if (!('reason' in detail) && !event.ports.length)
+          target.dispatchEvent(new CustomEvent(NAMES[detail.type], { detail, bubbles: true, composed: true }));
+      }),
+    );
   },
 };
 
@@ -130,7 +140,10 @@ window.bench = {
         first = () => {};
         resolve({ ms });
       };
-      if (fromFirst) first = () => { t0 = performance.now(); };
+      if (fromFirst)
+        first = () => {
+          t0 = performance.now();
+        };
       win.postMessage({ cmd: 'burst', n }, embedOrigin);
     });
   },
@@ -142,7 +155,8 @@ window.bench = {
     finish = () => {};
     const k = MESSAGES.length;
     const t0 = performance.now();
-    for (let i = 0; i < n; i++) dispatchEvent(new MessageEvent('message', { data: MESSAGES[i % k], origin: embedOrigin, source: win }));
+    for (let i = 0; i < n; i++)
+      dispatchEvent(new MessageEvent('message', { data: MESSAGES[i % k], origin: embedOrigin, source: win }));
     const ms = performance.now() - t0;
     if (count !== n) throw new Error(`synthetic: ${count} of ${n} messages handled`);
     return ms;
@@ -154,7 +168,8 @@ window.bench = {
     goal = Infinity;
     const data = { type: 'hot-update', hash: 'a1b2c3' };
     const t0 = performance.now();
-    for (let i = 0; i < n; i++) dispatchEvent(new MessageEvent('message', { data, origin: location.origin, source: window }));
+    for (let i = 0; i < n; i++)
+      dispatchEvent(new MessageEvent('message', { data, origin: location.origin, source: window }));
     const ms = performance.now() - t0;
     if (count !== 0) throw new Error(`flood: ${count} foreign messages were handled`);
     return ms;
@@ -177,7 +192,12 @@ window.bench = {
       node.src = embedUrl;
       const ready = new Promise((resolve) => {
         const onMessage = (event) => {
-          if (event.source !== node.contentWindow || event.origin !== embedOrigin || event.data?.type !== 'svc:event:ready') return;
+          if (
+            event.source !== node.contentWindow ||
+            event.origin !== embedOrigin ||
+            event.data?.type !== 'svc:event:ready'
+          )
+            return;
           removeEventListener('message', onMessage);
           resolve();
         };

@@ -56,19 +56,29 @@ export function rawItemIterator(baseUrl) {
   };
   return {
     next: () => (at < page.length ? Promise.resolve({ value: page[at++], done: false }) : refill()),
-    [Symbol.asyncIterator]() { return this; },
+    [Symbol.asyncIterator]() {
+      return this;
+    },
   };
 }
 
 /** A recipient as `svc-embed recipients --format json` prints it: the fields of its kind, in the CLI's order. */
 export function cliRecord(item) {
   switch (item.type) {
-    case 'USER': return { type: item.type, userId: item.userId, email: item.email, username: item.username };
-    case 'EMBED_USER': return {
-      type: item.type, embedUserId: item.embedUserId, embedTenantName: item.embedTenantName, externalId: item.externalId,
-      email: item.email, username: item.username,
-    };
-    case 'SLACK': return { type: item.type, channelId: item.channelId, channelName: item.channelName, username: item.username };
-    default: return item;
+    case 'USER':
+      return { type: item.type, userId: item.userId, email: item.email, username: item.username };
+    case 'EMBED_USER':
+      return {
+        type: item.type,
+        embedUserId: item.embedUserId,
+        embedTenantName: item.embedTenantName,
+        externalId: item.externalId,
+        email: item.email,
+        username: item.username,
+      };
+    case 'SLACK':
+      return { type: item.type, channelId: item.channelId, channelName: item.channelName, username: item.username };
+    default:
+      return item;
   }
 }

@@ -8,14 +8,42 @@ const PAGE = LISTING.first;
 const PATH = `/api/v1/deployments/${LISTING.deploymentId}/notifications/${LISTING.notificationId}/recipients`;
 
 function recipient(i) {
-  const blank = { userId: null, email: null, username: null, embedUserId: null, embedTenantName: null, externalId: null, channelId: null, channelName: null };
+  const blank = {
+    userId: null,
+    email: null,
+    username: null,
+    embedUserId: null,
+    embedTenantName: null,
+    externalId: null,
+    channelId: null,
+    channelName: null,
+  };
   switch (i % 3) {
-    case 0: return { type: 'USER', ...blank, userId: 2000 + i, email: `ken.wilson${i}@example.com`, username: `ken.wilson${i}` };
-    case 1: return {
-      type: 'EMBED_USER', ...blank, email: `frances.allen${i}@globex.example`, username: `frances.allen${i}`, embedUserId: 50000 + i,
-      embedTenantName: 'globex', externalId: `globex-${(i * 2654435761 >>> 0).toString(16)}`,
-    };
-    default: return { type: 'SLACK', ...blank, channelId: `C${(i * 40503 >>> 0).toString(16).toUpperCase()}`, channelName: `exec-weekly-${i}` };
+    case 0:
+      return {
+        type: 'USER',
+        ...blank,
+        userId: 2000 + i,
+        email: `ken.wilson${i}@example.com`,
+        username: `ken.wilson${i}`,
+      };
+    case 1:
+      return {
+        type: 'EMBED_USER',
+        ...blank,
+        email: `frances.allen${i}@globex.example`,
+        username: `frances.allen${i}`,
+        embedUserId: 50000 + i,
+        embedTenantName: 'globex',
+        externalId: `globex-${((i * 2654435761) >>> 0).toString(16)}`,
+      };
+    default:
+      return {
+        type: 'SLACK',
+        ...blank,
+        channelId: `C${((i * 40503) >>> 0).toString(16).toUpperCase()}`,
+        channelName: `exec-weekly-${i}`,
+      };
   }
 }
 
@@ -24,21 +52,35 @@ const pages = new Map();
 for (let p = 0; p < TOTAL / PAGE; p++) {
   const items = Array.from({ length: PAGE }, (_, k) => recipient(p * PAGE + k));
   const last = p === TOTAL / PAGE - 1;
-  const body = { items, pageInfo: { hasNextPage: !last, hasPreviousPage: p > 0, startCursor: cursor(p, 'before'), endCursor: cursor(p + 1) } };
+  const body = {
+    items,
+    pageInfo: {
+      hasNextPage: !last,
+      hasPreviousPage: p > 0,
+      startCursor: cursor(p, 'before'),
+      endCursor: cursor(p + 1),
+    },
+  };
   pages.set(p === 0 ? '' : cursor(p), Buffer.from(JSON.stringify(body)));
 }
 
 let requests = 0;
 const server = createServer((req, res) => {
   const url = new URL(req.url, 'http://x');
-  const body = url.pathname === PATH && req.headers.authorization === `Bearer ${TOKEN}`
-    ? pages.get(url.searchParams.get('after') ?? '') : undefined;
+  const body =
+    url.pathname === PATH && req.headers.authorization === `Bearer ${TOKEN}`
+      ? pages.get(url.searchParams.get('after') ?? '')
+      : undefined;
   if (!body) {
     res.writeHead(404, { 'content-type': 'application/json' }).end('{"message":"not found"}');
     return;
   }
   requests++;
-  res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': body.length, 'x-request-id': `req-${requests}` });
+  res.writeHead(200, {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': body.length,
+    'x-request-id': `req-${requests}`,
+  });
   res.end(body);
 });
 server.keepAliveTimeout = 60_000;

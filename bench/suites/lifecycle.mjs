@@ -19,7 +19,9 @@ export async function mountSuite({ browser, pages, rounds, cycles, leakCycles, l
       await tabs[v].bringToFront();
       return measure(probes[v], () => tabs[v].evaluate((variant, n) => window.bench.cycles(variant, n), v, cycles));
     });
-    const perCycle = Object.fromEntries(Object.entries(runs).map(([v, ms]) => [v, ms.map((m) => (m.threadMs * 1000) / cycles)]));
+    const perCycle = Object.fromEntries(
+      Object.entries(runs).map(([v, ms]) => [v, ms.map((m) => (m.threadMs * 1000) / cycles)]),
+    );
     log(`chromium: leak check, ${leakCycles} cycles…`);
     const leakPage = await openHost(browser, pages);
     tabs.leak = leakPage;
@@ -27,14 +29,27 @@ export async function mountSuite({ browser, pages, rounds, cycles, leakCycles, l
     const rows = [
       compare('mount/unmount cycle, chromium, host main-thread CPU', perCycle.element, perCycle.bare, 1.1, 'µs/cycle'),
       // What being an element on Lit costs, and what <svc-embed> adds to that.
-      compare('  the same, against the least Lit element (shadow root, iframe, listener)', perCycle.element, perCycle.lit, undefined, 'µs/cycle'),
+      compare(
+        '  the same, against the least Lit element (shadow root, iframe, listener)',
+        perCycle.element,
+        perCycle.lit,
+        undefined,
+        'µs/cycle',
+      ),
       compare('  the least Lit element, against the bare iframe', perCycle.lit, perCycle.bare, undefined, 'µs/cycle'),
     ];
     const d = leaks.delta;
-    const clean = d.messageListeners === 0 && d.frames === 0 && d.documents === 0 && d.iframes === 0 && d.embeds === 0 && leaks.after.messageListeners === 0;
+    const clean =
+      d.messageListeners === 0 &&
+      d.frames === 0 &&
+      d.documents === 0 &&
+      d.iframes === 0 &&
+      d.embeds === 0 &&
+      leaks.after.messageListeners === 0;
     const leakRow = {
       figure: `${leakCycles.toLocaleString('en')} mount/unmount cycles, what is left after GC`,
-      note: `${leaks.after.messageListeners} window message listeners, ${d.frames} frames, ${d.documents} documents, ${d.iframes} iframes, ` +
+      note:
+        `${leaks.after.messageListeners} window message listeners, ${d.frames} frames, ${d.documents} documents, ${d.iframes} iframes, ` +
         `${d.embeds} <svc-embed>, ${d.nodes} DOM nodes; heap ${d.heapUsedBytes >= 0 ? '+' : ''}${(d.heapUsedBytes / 1024).toFixed(1)} KiB`,
       ok: clean,
     };
@@ -50,8 +65,16 @@ export async function readySuite({ browser, name, label = name, pages, rounds, l
   try {
     await tab.evaluate(() => window.bench.timeToReady('element'));
     log(`${name}: time to ready, ${rounds} rounds…`);
-    const runs = await alternate(['element', 'bare'], rounds, (v) => tab.evaluate((variant) => window.bench.timeToReady(variant), v), { warmup: 2 });
-    return { rows: [compare(`time to ready, ${label}, wall time`, runs.element, runs.bare, 1.05, 'ms')], raw: { runs } };
+    const runs = await alternate(
+      ['element', 'bare'],
+      rounds,
+      (v) => tab.evaluate((variant) => window.bench.timeToReady(variant), v),
+      { warmup: 2 },
+    );
+    return {
+      rows: [compare(`time to ready, ${label}, wall time`, runs.element, runs.bare, 1.05, 'ms')],
+      raw: { runs },
+    };
   } finally {
     await tab.close().catch(() => {});
   }

@@ -19,11 +19,32 @@ const TERSER = { ecma: 2022, module: true, compress: { passes: 2 }, format: { co
  * with `bundle` the package's CommonJS entry is first bundled (esbuild, unminified) with its dependencies.
  */
 export const PEERS = [
-  { name: 'Superset embedded SDK', pkg: '@superset-ui/embedded-sdk', version: '0.4.0', file: 'bundle/index.js', note: 'a function, no element, no validation' },
+  {
+    name: 'Superset embedded SDK',
+    pkg: '@superset-ui/embedded-sdk',
+    version: '0.4.0',
+    file: 'bundle/index.js',
+    note: 'a function, no element, no validation',
+  },
   { name: 'Looker embed SDK', pkg: '@looker/embed-sdk', version: '2.0.8', file: 'dist/main.js' },
   { name: 'Power BI client', pkg: 'powerbi-client', version: '2.24.1', file: 'dist/powerbi.min.js' },
-  { name: 'Tableau Embedding API', pkg: '@tableau/embedding-api', version: '3.16.1', file: 'lib/src/EmbeddingApi.js', bundle: true, minify: true, note: 'bundled + minified here' },
-  { name: 'ThoughtSpot visual embed SDK', pkg: '@thoughtspot/visual-embed-sdk', version: '1.52.0', file: 'dist/tsembed.es.js', minify: true, note: 'minified here' },
+  {
+    name: 'Tableau Embedding API',
+    pkg: '@tableau/embedding-api',
+    version: '3.16.1',
+    file: 'lib/src/EmbeddingApi.js',
+    bundle: true,
+    minify: true,
+    note: 'bundled + minified here',
+  },
+  {
+    name: 'ThoughtSpot visual embed SDK',
+    pkg: '@thoughtspot/visual-embed-sdk',
+    version: '1.52.0',
+    file: 'dist/tsembed.es.js',
+    minify: true,
+    note: 'minified here',
+  },
 ];
 
 function sizes(code) {
@@ -31,7 +52,9 @@ function sizes(code) {
   return {
     raw: buf.length,
     gzip: gzipSync(buf, { level: 9 }).length,
-    brotli: brotliCompressSync(buf, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: buf.length } }).length,
+    brotli: brotliCompressSync(buf, {
+      params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: buf.length },
+    }).length,
   };
 }
 
@@ -52,7 +75,13 @@ function unpacked({ pkg, version }) {
   if (existsSync(join(dir, 'package/package.json'))) return dir;
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
-  const tarball = execFileSync('npm', ['pack', `${pkg}@${version}`, '--silent', '--pack-destination', dir], { cwd: dir, encoding: 'utf8' }).trim().split('\n').pop();
+  const tarball = execFileSync('npm', ['pack', `${pkg}@${version}`, '--silent', '--pack-destination', dir], {
+    cwd: dir,
+    encoding: 'utf8',
+  })
+    .trim()
+    .split('\n')
+    .pop();
   execFileSync('tar', ['-xzf', join(dir, tarball), '-C', dir]);
   return dir;
 }
@@ -62,7 +91,14 @@ async function peerCode(peer) {
   if (peer.bundle) {
     const { build } = await import('esbuild');
     const out = join(CACHE, 'peers', `${peer.pkg.replace('/', '+')}.bundle.mjs`);
-    await build({ entryPoints: [file], bundle: true, format: 'esm', platform: 'browser', outfile: out, logLevel: 'silent' });
+    await build({
+      entryPoints: [file],
+      bundle: true,
+      format: 'esm',
+      platform: 'browser',
+      outfile: out,
+      logLevel: 'silent',
+    });
     return minify(out);
   }
   return peer.minify ? minify(file) : readFileSync(file, 'utf8');
@@ -74,7 +110,10 @@ export async function sizeSuite({ log, peers = true }) {
     if (existsSync(join(root, file))) bundles.push({ name: file, ...sizes(readFileSync(join(root, file))) });
   }
   log('sizes: the @lit/reactive-element floor…');
-  const floor = { name: '@lit/reactive-element + css + a trivial element (the floor)', ...sizes(await minify(join(root, 'bench/floor/floor.js'))) };
+  const floor = {
+    name: '@lit/reactive-element + css + a trivial element (the floor)',
+    ...sizes(await minify(join(root, 'bench/floor/floor.js'))),
+  };
   const peerSizes = [];
   // A pinned package never changes, so its sizes are kept between runs (keyed by how they were made).
   const cacheFile = join(CACHE, 'peers/sizes.json');

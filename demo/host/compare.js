@@ -6,15 +6,27 @@ import { attachLog, elementReady, hostConfig } from './events.js';
 const $ = (id) => document.getElementById(id);
 const panes = [
   { side: 'left', tenant: 'acme', session: 'demo-acme', theme: { primaryColor: '#4f46e5', borderRadius: 12 } },
-  { side: 'right', tenant: 'globex', session: 'demo-globex', theme: { primaryColor: '#0d9488', borderRadius: 4, font: "Georgia, 'Times New Roman', serif" } },
+  {
+    side: 'right',
+    tenant: 'globex',
+    session: 'demo-globex',
+    theme: { primaryColor: '#0d9488', borderRadius: 4, font: "Georgia, 'Times New Roman', serif" },
+  },
 ];
 
 function label({ side, tenant }) {
   const embed = $(side);
   const filter = embed.getAttribute('filter');
   const value = filter && JSON.parse(decodeURIComponent(filter.slice(filter.indexOf('=') + 1))).value;
-  $(`info-${side}`).textContent = [tenant, 'Sales overview', embed.getAttribute('color-scheme'), embed.getAttribute('locale'),
-    value ? `region = ${value}` : null].filter(Boolean).join(' · ');
+  $(`info-${side}`).textContent = [
+    tenant,
+    'Sales overview',
+    embed.getAttribute('color-scheme'),
+    embed.getAttribute('locale'),
+    value ? `region = ${value}` : null,
+  ]
+    .filter(Boolean)
+    .join(' · ');
 }
 
 async function main() {
@@ -32,14 +44,23 @@ async function main() {
     url.searchParams.set('session', pane.session);
     embed.setAttribute('src', url.href);
     // Whatever changes the element's attributes, the label follows.
-    new MutationObserver(() => label(pane)).observe(embed, { attributes: true, attributeFilter: ['color-scheme', 'locale', 'filter'] });
+    new MutationObserver(() => label(pane)).observe(embed, {
+      attributes: true,
+      attributeFilter: ['color-scheme', 'locale', 'filter'],
+    });
     label(pane);
   }
   const all = (fn) => panes.forEach((p) => fn($(p.side)));
-  $('both-region').addEventListener('click', () => all((e) => e.setAttribute('filter', filterParam('orders', 'region', 'EMEA'))));
-  $('both-clear').addEventListener('click', () => all((e) => e.setAttribute('filter', filterParam('orders', 'region', null))));
+  $('both-region').addEventListener('click', () =>
+    all((e) => e.setAttribute('filter', filterParam('orders', 'region', 'EMEA'))),
+  );
+  $('both-clear').addEventListener('click', () =>
+    all((e) => e.setAttribute('filter', filterParam('orders', 'region', null))),
+  );
   $('both-refresh').addEventListener('click', () => all((e) => e.refresh()));
-  $('swap').addEventListener('click', () => all((e) => e.setAttribute('color-scheme', e.getAttribute('color-scheme') === 'dark' ? 'light' : 'dark')));
+  $('swap').addEventListener('click', () =>
+    all((e) => e.setAttribute('color-scheme', e.getAttribute('color-scheme') === 'dark' ? 'light' : 'dark')),
+  );
 }
 
 main();

@@ -3,8 +3,18 @@
 // Every value from the embed is shown as text, never as markup.
 
 /** The embed's events, re-dispatched by the element. */
-export const EVENT_NAMES = ['svc-ready', 'svc-view', 'svc-navigate', 'svc-dashboard-loaded', 'svc-download', 'svc-drilldown',
-  'svc-ai-query', 'svc-error', 'svc-message-rejected', 'svc-config-error'];
+export const EVENT_NAMES = [
+  'svc-ready',
+  'svc-view',
+  'svc-navigate',
+  'svc-dashboard-loaded',
+  'svc-download',
+  'svc-drilldown',
+  'svc-ai-query',
+  'svc-error',
+  'svc-message-rejected',
+  'svc-config-error',
+];
 
 const el = (tag, props = {}, ...children) => {
   const node = Object.assign(document.createElement(tag), props);
@@ -16,29 +26,48 @@ const el = (tag, props = {}, ...children) => {
 function summary(name, detail) {
   const p = detail?.payload ?? {};
   switch (name) {
-    case 'svc-ready': return `${p.mode} · tenant ${p.embedTenant ?? '—'} · deployment ${p.deploymentId ?? '—'}`;
-    case 'svc-view': return `${p.path}${p.title ? ` · ${p.title}` : ''}`;
-    case 'svc-navigate': return `${p.previousPath ?? '?'} → ${p.path}`;
-    case 'svc-dashboard-loaded': return `${p.widgetCount} widgets in ${p.loadDurationMs} ms`;
-    case 'svc-download': return `${p.format} · ${p.target}${p.rowCount !== undefined ? ` · ${p.rowCount} rows` : ''}`;
-    case 'svc-drilldown': return `${p.member} = ${JSON.stringify(p.value)}`;
-    case 'svc-ai-query': return `${p.status} · “${p.query}”`;
-    case 'svc-error': return `${p.fatal ? 'fatal' : 'recoverable'}${p.name ? ` · ${p.name}` : ''} · ${p.message}`;
-    case 'svc-message-rejected': return detail?.reason ?? '';
-    case 'svc-config-error': return `${detail?.reason} · ${detail?.message}`;
-    default: return '';
+    case 'svc-ready':
+      return `${p.mode} · tenant ${p.embedTenant ?? '—'} · deployment ${p.deploymentId ?? '—'}`;
+    case 'svc-view':
+      return `${p.path}${p.title ? ` · ${p.title}` : ''}`;
+    case 'svc-navigate':
+      return `${p.previousPath ?? '?'} → ${p.path}`;
+    case 'svc-dashboard-loaded':
+      return `${p.widgetCount} widgets in ${p.loadDurationMs} ms`;
+    case 'svc-download':
+      return `${p.format} · ${p.target}${p.rowCount !== undefined ? ` · ${p.rowCount} rows` : ''}`;
+    case 'svc-drilldown':
+      return `${p.member} = ${JSON.stringify(p.value)}`;
+    case 'svc-ai-query':
+      return `${p.status} · “${p.query}”`;
+    case 'svc-error':
+      return `${p.fatal ? 'fatal' : 'recoverable'}${p.name ? ` · ${p.name}` : ''} · ${p.message}`;
+    case 'svc-message-rejected':
+      return detail?.reason ?? '';
+    case 'svc-config-error':
+      return `${detail?.reason} · ${detail?.message}`;
+    default:
+      return '';
   }
 }
 
 /** A one-line summary of an outgoing action's payload. */
 function actionSummary({ type, payload }) {
   switch (type) {
-    case 'svc:action:set-theme': return Object.entries(payload).map(([k, v]) => `${k} ${v}`).join(' · ');
-    case 'svc:action:set-color-scheme': return payload.scheme;
-    case 'svc:action:set-locale': return payload.locale;
-    case 'svc:action:set-filter': return payload.filterUrlParameter;
-    case 'svc:action:navigate': return payload.path;
-    default: return '';
+    case 'svc:action:set-theme':
+      return Object.entries(payload)
+        .map(([k, v]) => `${k} ${v}`)
+        .join(' · ');
+    case 'svc:action:set-color-scheme':
+      return payload.scheme;
+    case 'svc:action:set-locale':
+      return payload.locale;
+    case 'svc:action:set-filter':
+      return payload.filterUrlParameter;
+    case 'svc:action:navigate':
+      return payload.path;
+    default:
+      return '';
   }
 }
 
@@ -63,7 +92,11 @@ export function attachLog(embed, { list, counts, stateEl, empty, max = 200 }) {
   let last;
   const renderCounts = () => {
     if (!counts) return;
-    counts.replaceChildren(...[...tally].map(([name, n]) => el('span', { className: `count ev-${name}`, title: name }, `${name.replace(/^svc-/, '')} ${n}`)));
+    counts.replaceChildren(
+      ...[...tally].map(([name, n]) =>
+        el('span', { className: `count ev-${name}`, title: name }, `${name.replace(/^svc-/, '')} ${n}`),
+      ),
+    );
   };
   const count = (name) => {
     tally.set(name, (tally.get(name) ?? 0) + 1);
@@ -77,16 +110,32 @@ export function attachLog(embed, { list, counts, stateEl, empty, max = 200 }) {
     const mark = { in: '←', out: '→', status: '●', note: '◆' }[kind];
     const dir = { in: 'from the embed', out: 'sent to the embed', status: 'element status', note: 'this page' }[kind];
     const times = el('span', { className: 'times' });
-    const head = el('div', { className: 'entry-head' },
+    const head = el(
+      'div',
+      { className: 'entry-head' },
       el('span', { className: 'dir', title: dir }, mark),
       el('span', { className: 'badge' }, badge),
       times,
-      el('time', {}, clock(at)));
-    const body = [head, text ? el('div', { className: 'entry-sum' }, text) : null, more ? el('div', { className: 'entry-more' }, more) : null];
+      el('time', {}, clock(at)),
+    );
+    const body = [
+      head,
+      text ? el('div', { className: 'entry-sum' }, text) : null,
+      more ? el('div', { className: 'entry-more' }, more) : null,
+    ];
     // An entry with a detail opens on a click to show it, with the surface it came from.
-    const entry = el('li', { className: `entry ${kind} ${cls ?? ''}` }, detail === undefined ? el('div', {}, ...body)
-      : el('details', {}, el('summary', {}, ...body),
-        el('pre', {}, `${surface ? `surface: ${surface}\n` : ''}${JSON.stringify(detail, null, 2)}`)));
+    const entry = el(
+      'li',
+      { className: `entry ${kind} ${cls ?? ''}` },
+      detail === undefined
+        ? el('div', {}, ...body)
+        : el(
+            'details',
+            {},
+            el('summary', {}, ...body),
+            el('pre', {}, `${surface ? `surface: ${surface}\n` : ''}${JSON.stringify(detail, null, 2)}`),
+          ),
+    );
     entry.dataset.kind = kind;
     list.prepend(entry);
     while (list.children.length > max) list.lastChild.remove();
@@ -98,7 +147,14 @@ export function attachLog(embed, { list, counts, stateEl, empty, max = 200 }) {
     embed.addEventListener(name, (event) => {
       const detail = event.detail;
       count(name);
-      last = add({ kind: 'in', badge: name, cls: `ev-${name}`, text: summary(name, detail), detail, surface: detail?.surface });
+      last = add({
+        kind: 'in',
+        badge: name,
+        cls: `ev-${name}`,
+        text: summary(name, detail),
+        detail,
+        surface: detail?.surface,
+      });
       last.entry.dataset.event = name;
       if (name === 'svc-ready' && stateEl) stateEl.textContent = `ready · ${detail.payload.mode}`;
     });
@@ -129,8 +185,14 @@ export function attachLog(embed, { list, counts, stateEl, empty, max = 200 }) {
   embed.addEventListener('svc-status', (event) => {
     const { status, previous, reason, message } = event.detail;
     count('svc-status');
-    last = add({ kind: 'status', badge: 'svc-status', cls: `ev-svc-status st-${status}`,
-      text: `${previous} → ${status}${reason ? ` · ${reason}` : ''}`, more: message, detail: event.detail });
+    last = add({
+      kind: 'status',
+      badge: 'svc-status',
+      cls: `ev-svc-status st-${status}`,
+      text: `${previous} → ${status}${reason ? ` · ${reason}` : ''}`,
+      more: message,
+      detail: event.detail,
+    });
     last.entry.dataset.event = 'svc-status';
     last.entry.dataset.status = status;
     if (stateEl) {

@@ -7,14 +7,31 @@ const $ = (id) => document.getElementById(id);
 const embed = $('embed');
 
 const FILTERS = {
-  orders: { region: ['North America', 'EMEA', 'APAC', 'LATAM'], category: ['Software', 'Hardware', 'Services', 'Training'],
-    channel: ['Online', 'Partner', 'Direct'], status: ['shipped', 'pending', 'returned'] },
-  tickets: { team: ['Billing', 'Platform', 'Onboarding', 'Integrations'], priority: ['P1', 'P2', 'P3'], channel: ['Email', 'Chat', 'Phone'], status: ['resolved', 'open'] },
+  orders: {
+    region: ['North America', 'EMEA', 'APAC', 'LATAM'],
+    category: ['Software', 'Hardware', 'Services', 'Training'],
+    channel: ['Online', 'Partner', 'Direct'],
+    status: ['shipped', 'pending', 'returned'],
+  },
+  tickets: {
+    team: ['Billing', 'Platform', 'Onboarding', 'Integrations'],
+    priority: ['P1', 'P2', 'P3'],
+    channel: ['Email', 'Chat', 'Phone'],
+    status: ['resolved', 'open'],
+  },
 };
 const PATHS = {
   'dashboard:sales-overview': ['/', '/details', '/no-such-page'],
   'dashboard:support-ops': ['/', '/no-such-page'],
-  app: ['/', '/workbooks', '/workbooks/q3-planning', '/dashboards/sales-overview', '/dashboards/sales-overview/details', '/dashboards/support-ops', '/chat'],
+  app: [
+    '/',
+    '/workbooks',
+    '/workbooks/q3-planning',
+    '/dashboards/sales-overview',
+    '/dashboards/sales-overview/details',
+    '/dashboards/support-ops',
+    '/chat',
+  ],
   chat: ['/', '/new'],
 };
 const SESSION_HINTS = {
@@ -35,7 +52,10 @@ const MALFORMED = [
   { type: 'svc:action:set-color-scheme', payload: { scheme: 'purple' } },
   { type: 'svc:action:teleport', payload: {} },
   { type: 'svc:action:navigate', payload: { path: '//evil.example/' } },
-  { type: 'svc:action:set-filter', payload: { filterUrlParameter: 'f_orders.region={"value":"EMEA"}&allowExport=true' } },
+  {
+    type: 'svc:action:set-filter',
+    payload: { filterUrlParameter: 'f_orders.region={"value":"EMEA"}&allowExport=true' },
+  },
   { type: 'svc:action:set-theme', payload: { primaryColor: 'red' }, json: true },
 ];
 const TIMEOUT_SCENARIO_MS = 8000;
@@ -74,7 +94,7 @@ function pick(id, value) {
 }
 
 const view = () => (surface === 'dashboard:support-ops' ? 'tickets' : 'orders');
-const tenantName = () => (/^demo-([a-z0-9]+)/.exec($('session').value)?.[1] ?? 'acme');
+const tenantName = () => /^demo-([a-z0-9]+)/.exec($('session').value)?.[1] ?? 'acme';
 
 // ---- the embed URL, in either form
 
@@ -85,7 +105,10 @@ function sessionValue() {
 function buildSrc() {
   const tenant = scenario === 'origin' ? config.refusingTenantOrigin : config.tenantOrigin;
   const [kind, publicId] = surface.split(':');
-  const url = new URL(kind === 'dashboard' ? `/embed/dashboard/${encodeURIComponent(publicId)}` : `/embed/${kind}`, tenant);
+  const url = new URL(
+    kind === 'dashboard' ? `/embed/dashboard/${encodeURIComponent(publicId)}` : `/embed/${kind}`,
+    tenant,
+  );
   if (sessionValue()) url.searchParams.set('session', sessionValue());
   // The simulated embed can wait before it starts, so a host's loading state can be seen.
   if (scenario === 'loading') url.searchParams.set('startDelay', String(START_DELAY_MS));
@@ -105,7 +128,8 @@ function setUrl() {
     embed.setAttribute('src', buildSrc());
   }
   renderPreview();
-  $('stage-info').textContent = `${surface.replace(':', ' · ')}${scenario === 'origin' ? ' · from the refusing tenant' : ''}`;
+  $('stage-info').textContent =
+    `${surface.replace(':', ' · ')}${scenario === 'origin' ? ' · from the refusing tenant' : ''}`;
 }
 
 /** Loads the embed from the controls; `reload` starts it again even when the URL is the same. */
@@ -122,7 +146,12 @@ async function load({ reload = false } = {}) {
  * loads this page's URL with the renewed session in it, and src and session keep what this page set.
  */
 function renderPreview() {
-  const props = [['src', 'src'], ['tenant-origin', 'tenantOrigin'], ['public-id', 'publicId'], ['session', 'session']];
+  const props = [
+    ['src', 'src'],
+    ['tenant-origin', 'tenantOrigin'],
+    ['public-id', 'publicId'],
+    ['session', 'session'],
+  ];
   const attrs = props.filter(([, prop]) => embed[prop]).map(([attr, prop]) => `${attr}="${embed[prop]}"`);
   if (embed.allowExport) attrs.push('allow-export');
   if (renewedSession) attrs.push(`<!-- renewed by the element: session=${renewedSession} -->`);
@@ -144,7 +173,9 @@ async function provider() {
   // In the scenario, renewed sessions last a minute: the element refuses a second automatic renewal
   // within 30 s of the last one (a loop guard), and a minute leaves time to watch.
   const ttl = scenario === 'expiring' ? 60 : undefined;
-  log.note(`sessionProvider called: GET /session?tenant=${tenantName()}${ttl ? `&ttl=${ttl}` : ''} mints a fresh session`);
+  log.note(
+    `sessionProvider called: GET /session?tenant=${tenantName()}${ttl ? `&ttl=${ttl}` : ''} mints a fresh session`,
+  );
   return (renewedSession = await mintSession({ ttl }));
 }
 
@@ -211,7 +242,9 @@ function sendFilter(dimension, value) {
 }
 
 function renderApplied() {
-  $('filter-applied').textContent = applied ? `Applied in the embed: ${view()}.${applied.dimension} = ${applied.value}` : 'No filter applied in the embed.';
+  $('filter-applied').textContent = applied
+    ? `Applied in the embed: ${view()}.${applied.dimension} = ${applied.value}`
+    : 'No filter applied in the embed.';
 }
 
 function resetFilter() {
@@ -245,7 +278,11 @@ function setSurface(value) {
   const chat = surface === 'chat';
   $('filter-group').disabled = chat;
   $('filter-view').textContent = chat ? '—' : view();
-  $('filter-note').textContent = chat ? 'The chat surface takes no filters.' : surface === 'app' ? 'Applies to the app’s Sales overview dashboard.' : '';
+  $('filter-note').textContent = chat
+    ? 'The chat surface takes no filters.'
+    : surface === 'app'
+      ? 'Applies to the app’s Sales overview dashboard.'
+      : '';
   $('paths').replaceChildren(...PATHS[surface].map((p) => new Option(p, p)));
   $('path').value = PATHS[surface][1] ?? '/';
 }
@@ -261,7 +298,9 @@ function onStatus({ status, reason, message }) {
   if (status === 'loading') {
     const renewal = reason === 'session-renewal';
     $('loading-title').textContent = renewal ? 'Renewing the session…' : 'Connecting to your analytics…';
-    $('loading-sub').textContent = renewal ? 'A new session, then a new frame; the viewer keeps their place.' : 'Waiting for the embed to say it is ready.';
+    $('loading-sub').textContent = renewal
+      ? 'A new session, then a new frame; the viewer keeps their place.'
+      : 'Waiting for the embed to say it is ready.';
   }
   if (status === 'error') {
     $('error-title').textContent = ERROR_TITLES[reason] ?? 'The embed stopped';
@@ -277,7 +316,10 @@ function showMessage(box, message) {
   const items = causes ? causes.replace(/\.$/, '').split(/; (?:or )?/) : [];
   const list = document.createElement('ul');
   for (const item of items) list.append(Object.assign(document.createElement('li'), { textContent: item }));
-  box.replaceChildren(Object.assign(document.createElement('p'), { textContent: head }), ...(items.length ? [list] : []));
+  box.replaceChildren(
+    Object.assign(document.createElement('p'), { textContent: head }),
+    ...(items.length ? [list] : []),
+  );
 }
 
 function useCustomSlots(on) {
@@ -293,7 +335,11 @@ function useCustomSlots(on) {
 
 function setScenario(name, hint = '') {
   scenario = name;
-  for (const [id, value] of [['scenario-origin', 'origin'], ['scenario-expiring', 'expiring'], ['scenario-loading', 'loading']]) {
+  for (const [id, value] of [
+    ['scenario-origin', 'origin'],
+    ['scenario-expiring', 'expiring'],
+    ['scenario-loading', 'loading'],
+  ]) {
     $(id).setAttribute('aria-pressed', String(name === value));
   }
   $('scenario-hint').textContent = hint;
@@ -307,18 +353,26 @@ function setTimeoutControl(value) {
 }
 
 async function wrongOrigin() {
-  setScenario('origin', `The frame comes from ${config.refusingTenantOrigin}, whose allowed host origins leave out ${location.origin}. `
-    + `The browser refuses to show it; the element waits ${TIMEOUT_SCENARIO_MS / 1000} s for ready, then shows its diagnosis.`);
+  setScenario(
+    'origin',
+    `The frame comes from ${config.refusingTenantOrigin}, whose allowed host origins leave out ${location.origin}. ` +
+      `The browser refuses to show it; the element waits ${TIMEOUT_SCENARIO_MS / 1000} s for ready, then shows its diagnosis.`,
+  );
   setSurface('dashboard:sales-overview');
   setForm('src');
   setTimeoutControl(String(TIMEOUT_SCENARIO_MS));
-  log.note(`Scenario "Wrong host origin": loading from a tenant that allows only https://app.example.com; ready-timeout ${TIMEOUT_SCENARIO_MS}`);
+  log.note(
+    `Scenario "Wrong host origin": loading from a tenant that allows only https://app.example.com; ready-timeout ${TIMEOUT_SCENARIO_MS}`,
+  );
   await load();
 }
 
 async function expiring() {
-  setScenario('expiring', 'A 20-second session. When it ends the embed reports a fatal session error; the element calls the session provider, '
-    + 'reloads with the new session, re-sends the state and navigates back to the page the viewer was on.');
+  setScenario(
+    'expiring',
+    'A 20-second session. When it ends the embed reports a fatal session error; the element calls the session provider, ' +
+      'reloads with the new session, re-sends the state and navigates back to the page the viewer was on.',
+  );
   setSurface('dashboard:sales-overview');
   setTimeoutControl('');
   useProvider(true);
@@ -331,8 +385,11 @@ async function expiring() {
 }
 
 async function customLoading() {
-  setScenario('loading', `The embed starts ${START_DELAY_MS / 1000} s late (startDelay in its URL); meanwhile this page's loading card, `
-    + 'slotted into <svc-embed>, covers the frame.');
+  setScenario(
+    'loading',
+    `The embed starts ${START_DELAY_MS / 1000} s late (startDelay in its URL); meanwhile this page's loading card, ` +
+      'slotted into <svc-embed>, covers the frame.',
+  );
   // startDelay goes into the src URL; the tenant-origin form has no room for it.
   setForm('src');
   setTimeoutControl('');
@@ -450,10 +507,22 @@ async function main() {
     const frame = embed.shadowRoot?.querySelector('iframe');
     if (!frame?.contentWindow) return;
     const m = MALFORMED[bad++ % MALFORMED.length];
-    const envelope = { source: 'svc-embed', direction: 'action', type: m.type, payload: m.payload, timestamp: Date.now() };
-    log.note(`posted a malformed ${m.type} straight into the frame (not through the element): the embed's Debug panel shows it refused`);
-    frame.contentWindow.postMessage(m.json ? JSON.parse(JSON.stringify(envelope).replace('"primaryColor"', '"__proto__":{"polluted":true},"primaryColor"')) : envelope,
-      new URL(frame.src).origin);
+    const envelope = {
+      source: 'svc-embed',
+      direction: 'action',
+      type: m.type,
+      payload: m.payload,
+      timestamp: Date.now(),
+    };
+    log.note(
+      `posted a malformed ${m.type} straight into the frame (not through the element): the embed's Debug panel shows it refused`,
+    );
+    frame.contentWindow.postMessage(
+      m.json
+        ? JSON.parse(JSON.stringify(envelope).replace('"primaryColor"', '"__proto__":{"polluted":true},"primaryColor"'))
+        : envelope,
+      new URL(frame.src).origin,
+    );
   });
 
   $('ready-timeout').addEventListener('change', (e) => setTimeoutControl(e.target.value));
@@ -466,7 +535,9 @@ async function main() {
   $('renew').addEventListener('click', renew);
 
   $('scenario-origin').addEventListener('click', wrongOrigin);
-  $('scenario-expiring').addEventListener('click', () => expiring().catch((error) => log.note(`scenario stopped: ${error.reason ?? error.message}`)));
+  $('scenario-expiring').addEventListener('click', () =>
+    expiring().catch((error) => log.note(`scenario stopped: ${error.reason ?? error.message}`)),
+  );
   $('scenario-loading').addEventListener('click', customLoading);
   $('custom-slots').addEventListener('change', (e) => useCustomSlots(e.target.checked));
   $('reset').addEventListener('click', reset);
@@ -480,7 +551,9 @@ async function main() {
     if (scenario !== 'expiring') return;
     if (e.detail.reason === 'session-renewal') {
       stopCountdown();
-      log.note('The embed said its session expired: the element renews it (it keeps the held commands and the last path)');
+      log.note(
+        'The embed said its session expired: the element renews it (it keeps the held commands and the last path)',
+      );
     }
   });
 

@@ -26,31 +26,33 @@ const relativeUrl = (path) => {
 export default {
   input: 'dist/cli/bin.js',
   output: { file, format: 'es', sourcemap: false },
-  plugins: [{
-    name: 'cli-bundle',
-    resolveId(source, importer) {
-      if (!importer) return null;
-      // The protocol package is bundled too: its rules are the client's, and one file loads fastest.
-      if (source === '@svc-embed/protocol') return fileURLToPath(import.meta.resolve(source));
-      if (!source.startsWith('.')) return { id: source, external: true };
-      const path = resolve(dirname(importer), source);
-      if (path.startsWith(`${dist}/`) || path.startsWith(`${protocolDist}/`)) return null;
-      throw new Error(`${importer} imports ${source}, outside the package`);
+  plugins: [
+    {
+      name: 'cli-bundle',
+      resolveId(source, importer) {
+        if (!importer) return null;
+        // The protocol package is bundled too: its rules are the client's, and one file loads fastest.
+        if (source === '@svc-embed/protocol') return fileURLToPath(import.meta.resolve(source));
+        if (!source.startsWith('.')) return { id: source, external: true };
+        const path = resolve(dirname(importer), source);
+        if (path.startsWith(`${dist}/`) || path.startsWith(`${protocolDist}/`)) return null;
+        throw new Error(`${importer} imports ${source}, outside the package`);
+      },
+      renderChunk(code) {
+        // eslint-disable-next-line no-control-regex -- finds any character outside ASCII, whose range starts at NUL
+        const at = code.search(/[^\x00-\x7f]/);
+        if (at >= 0) {
+          const line = code.slice(0, at).split('\n').length;
+          throw new Error(`${file}:${line}: a non-ASCII character; write it as a \\u escape in the source`);
+        }
+        return null;
+      },
+      resolveImportMeta(property, { moduleId }) {
+        if (property !== 'url') return null;
+        return `new URL(${JSON.stringify(relativeUrl(moduleId))}, import.meta.url).href`;
+      },
     },
-    renderChunk(code) {
-      // eslint-disable-next-line no-control-regex -- finds any character outside ASCII, whose range starts at NUL
-      const at = code.search(/[^\x00-\x7f]/);
-      if (at >= 0) {
-        const line = code.slice(0, at).split('\n').length;
-        throw new Error(`${file}:${line}: a non-ASCII character; write it as a \\u escape in the source`);
-      }
-      return null;
-    },
-    resolveImportMeta(property, { moduleId }) {
-      if (property !== 'url') return null;
-      return `new URL(${JSON.stringify(relativeUrl(moduleId))}, import.meta.url).href`;
-    },
-  }],
+  ],
   onwarn(warning) {
     throw new Error(`rollup (CLI bundle): ${warning.message}`);
   },

@@ -116,10 +116,14 @@ export async function framePoster(frame: HTMLIFrameElement): Promise<FramePoster
     poster = doc ? inject(frame.contentWindow!, doc) : undefined;
   }
   if (!poster || !doc) {
-    throw new Error("svc-embed/testing: the frame runs no script of the test page, even in a document of the helper's own; is the test page under a Content-Security-Policy without inline scripts?");
+    throw new Error(
+      "svc-embed/testing: the frame runs no script of the test page, even in a document of the helper's own; is the test page under a Content-Security-Policy without inline scripts?",
+    );
   }
   if (!(await postsAsFrame(frame, poster))) {
-    throw new Error('svc-embed/testing: this browser does not send what a script in the frame posts as the frame (its window and origin), so the element would ignore it');
+    throw new Error(
+      'svc-embed/testing: this browser does not send what a script in the frame posts as the frame (its window and origin), so the element would ignore it',
+    );
   }
   posters.set(doc, poster);
   return poster;

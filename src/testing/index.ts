@@ -84,11 +84,15 @@ async function drivable(el: SvcEmbedElement, fn: string) {
   }
   const frame = el.shadowRoot?.querySelector('iframe');
   if (!frame) {
-    throw new Error(`${NAME}: ${fn}: the <svc-embed> has no frame (status "${el.status}": no src, or a refused one: an http: src must be on loopback); use mountTestEmbed(), or a src on this page's origin`);
+    throw new Error(
+      `${NAME}: ${fn}: the <svc-embed> has no frame (status "${el.status}": no src, or a refused one: an http: src must be on loopback); use mountTestEmbed(), or a src on this page's origin`,
+    );
   }
   const origin = new URL(frame.src).origin;
   if (origin !== view.location.origin) {
-    throw new Error(`${NAME}: ${fn}: the <svc-embed>'s frame is on ${origin}, not on this page's origin ${view.location.origin}, so this page cannot post from it. Use mountTestEmbed(), or give the element a src on this page's origin (a 404 page will do)`);
+    throw new Error(
+      `${NAME}: ${fn}: the <svc-embed>'s frame is on ${origin}, not on this page's origin ${view.location.origin}, so this page cannot post from it. Use mountTestEmbed(), or give the element a src on this page's origin (a 404 page will do)`,
+    );
   }
   return { frame, view };
 }
@@ -102,10 +106,16 @@ async function drivable(el: SvcEmbedElement, fn: string) {
  * dispatch the event.
  */
 export function emitEvent<T extends EventType>(
-  el: SvcEmbedElement, type: T, payload: EventPayloadMap[T], options: EmitOptions = {},
+  el: SvcEmbedElement,
+  type: T,
+  payload: EventPayloadMap[T],
+  options: EmitOptions = {},
 ): Promise<SvcEvent<T>> {
   checkElement(el, 'emitEvent');
-  const own = isPlainObject(payload) && (SURFACES as readonly unknown[]).includes(payload.surface) ? (payload.surface as Surface) : undefined;
+  const own =
+    isPlainObject(payload) && (SURFACES as readonly unknown[]).includes(payload.surface)
+      ? (payload.surface as Surface)
+      : undefined;
   const envelope = buildEvent(type, options?.surface ?? own ?? 'dashboard', payload);
   return deliver(el, envelope);
 }
@@ -124,7 +134,8 @@ async function deliver<T extends EventType>(el: SvcEmbedElement, envelope: Event
     // Capture on the element itself: no listener of the page can hide the event from the helper.
     const onEvent = (e: Event) => {
       const detail = (e as SvcEvent<T>).detail;
-      if (!dispatched && detail.type === envelope.type && detail.timestamp === envelope.timestamp) dispatched = e as SvcEvent<T>;
+      if (!dispatched && detail.type === envelope.type && detail.timestamp === envelope.timestamp)
+        dispatched = e as SvcEvent<T>;
     };
     const onRejected = (e: Event) => {
       refused ??= (e as CustomEvent<SvcMessageRejectedDetail>).detail.reason;
@@ -139,9 +150,15 @@ async function deliver<T extends EventType>(el: SvcEmbedElement, envelope: Event
       stop();
       if (dispatched) resolve(dispatched);
       else {
-        reject(new Error(`${NAME}: emitEvent: the <svc-embed> did not dispatch ${envelope.type}${refused
-          ? `: it refused it (${refused})`
-          : ': it ignored it (was it disconnected, or was its src changed meanwhile?)'}`));
+        reject(
+          new Error(
+            `${NAME}: emitEvent: the <svc-embed> did not dispatch ${envelope.type}${
+              refused
+                ? `: it refused it (${refused})`
+                : ': it ignored it (was it disconnected, or was its src changed meanwhile?)'
+            }`,
+          ),
+        );
       }
     };
     el.addEventListener(name, onEvent, true);
@@ -161,7 +178,11 @@ async function deliver<T extends EventType>(el: SvcEmbedElement, envelope: Event
  * Sends `svc:event:ready` with {@link READY_DEFAULTS} (`mode: 'signed'`, `surface: 'dashboard'`, …) and
  * the fields of `payload` over them. The element becomes `ready` and sends its state and held commands.
  */
-export function emitReady(el: SvcEmbedElement, payload: Partial<ReadyPayload> = {}, options: EmitOptions = {}): Promise<SvcEvent<'svc:event:ready'>> {
+export function emitReady(
+  el: SvcEmbedElement,
+  payload: Partial<ReadyPayload> = {},
+  options: EmitOptions = {},
+): Promise<SvcEvent<'svc:event:ready'>> {
   if (!isPlainObject(payload)) throw new TypeError(`${NAME}: emitReady(el, payload): payload must be a plain object`);
   return emitEvent(el, 'svc:event:ready', { ...READY_DEFAULTS, ...payload }, options);
 }
@@ -193,9 +214,12 @@ export async function mountTestEmbed(options: MountTestEmbedOptions = {}): Promi
   const { src = testEmbedSrc(), attributes = {}, container = document.body } = options;
   const url = new URL(src, location.href);
   if (url.origin !== location.origin) {
-    throw new TypeError(`${NAME}: mountTestEmbed: src must be on this page's origin ${location.origin}, not ${url.origin}: the helpers post from the frame, so the page must be able to script it`);
+    throw new TypeError(
+      `${NAME}: mountTestEmbed: src must be on this page's origin ${location.origin}, not ${url.origin}: the helpers post from the frame, so the page must be able to script it`,
+    );
   }
-  if (Object.hasOwn(attributes, 'src')) throw new TypeError(`${NAME}: mountTestEmbed: give the frame's URL as the src option, not as an attribute`);
+  if (Object.hasOwn(attributes, 'src'))
+    throw new TypeError(`${NAME}: mountTestEmbed: give the frame's URL as the src option, not as an attribute`);
   const el = document.createElement('svc-embed');
   for (const [name, value] of Object.entries(attributes)) el.setAttribute(name, value);
   el.setAttribute('src', url.href);

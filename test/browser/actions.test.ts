@@ -2,7 +2,16 @@
 import { expect } from '@open-wc/testing';
 import sinon from 'sinon';
 import {
-  cleanup, embed, other, peerLoaded, peerNavigate, peerReady, peerReport, peerUrl, tenant, windowOf,
+  cleanup,
+  embed,
+  other,
+  peerLoaded,
+  peerNavigate,
+  peerReady,
+  peerReport,
+  peerUrl,
+  tenant,
+  windowOf,
 } from './helpers.js';
 import type { PeerReport } from './helpers.js';
 import { filterParam } from '../../src/index.js';
@@ -37,12 +46,22 @@ describe('outgoing actions', () => {
     await peerReady(windowOf(el));
     const report = await peerReport(windowOf(el));
     expect(types(report)).to.deep.equal([
-      'svc:action:set-theme', 'svc:action:set-color-scheme', 'svc:action:set-locale', 'svc:action:set-filter',
-      'svc:action:navigate', 'svc:action:refresh', 'svc:action:navigate',
+      'svc:action:set-theme',
+      'svc:action:set-color-scheme',
+      'svc:action:set-locale',
+      'svc:action:set-filter',
+      'svc:action:navigate',
+      'svc:action:refresh',
+      'svc:action:navigate',
     ]);
     expect(report.map((r) => r.data.payload)).to.deep.equal([
-      { primaryColor: '#4f46e5', borderRadius: 8 }, { scheme: 'dark' }, { locale: 'de-DE' },
-      { filterUrlParameter: 'f_orders.status={"value":"shipped"}' }, { path: '/a' }, {}, { path: '/b' },
+      { primaryColor: '#4f46e5', borderRadius: 8 },
+      { scheme: 'dark' },
+      { locale: 'de-DE' },
+      { filterUrlParameter: 'f_orders.status={"value":"shipped"}' },
+      { path: '/a' },
+      {},
+      { path: '/b' },
     ]);
     for (const { origin, data } of report) {
       expect(origin).to.equal(host);
@@ -60,12 +79,20 @@ describe('outgoing actions', () => {
     await el.updateComplete;
     await peerReady(windowOf(el));
     expect(types(await peerReport(windowOf(el)))).to.deep.equal([
-      'svc:action:set-color-scheme', 'svc:action:set-locale', // first ready
+      'svc:action:set-color-scheme',
+      'svc:action:set-locale', // first ready
       'svc:action:set-color-scheme', // the change
-      'svc:action:set-color-scheme', 'svc:action:set-locale', // repeated ready
+      'svc:action:set-color-scheme',
+      'svc:action:set-locale', // repeated ready
     ]);
     const report = await peerReport(windowOf(el));
-    expect(report.map((r) => r.data.payload.scheme ?? r.data.payload.locale)).to.deep.equal(['light', 'fr', 'dark', 'dark', 'fr']);
+    expect(report.map((r) => r.data.payload.scheme ?? r.data.payload.locale)).to.deep.equal([
+      'light',
+      'fr',
+      'dark',
+      'dark',
+      'fr',
+    ]);
   });
 
   it('posts exactly one action per change after ready; removing an attribute posts nothing', async () => {
@@ -85,7 +112,10 @@ describe('outgoing actions', () => {
     const report = await peerReport(windowOf(el));
     // Changes batched into one update go out in the state order: theme, color scheme, locale, filter.
     expect(types(report)).to.deep.equal([
-      'svc:action:set-color-scheme', 'svc:action:set-theme', 'svc:action:set-locale', 'svc:action:set-filter',
+      'svc:action:set-color-scheme',
+      'svc:action:set-theme',
+      'svc:action:set-locale',
+      'svc:action:set-filter',
     ]);
     expect(report[1].data.payload).to.deep.equal({ primaryColor: '#0a0', font: 'Inter' });
   });
@@ -137,8 +167,21 @@ describe('outgoing actions', () => {
   });
 
   const BAD_PATHS: unknown[] = [
-    'relative', '//evil.example/x', '/\\evil', '/a\\b', 'https://evil.example/', 'javascript:alert(1)', '/a\nb',
-    '/a\u0000', '/\u007f', '', '/a//b', 42, null, undefined, { path: '/' },
+    'relative',
+    '//evil.example/x',
+    '/\\evil',
+    '/a\\b',
+    'https://evil.example/',
+    'javascript:alert(1)',
+    '/a\nb',
+    '/a\u0000',
+    '/\u007f',
+    '',
+    '/a//b',
+    42,
+    null,
+    undefined,
+    { path: '/' },
   ];
   for (const path of BAD_PATHS) {
     it(`navigate(${literal(path)}) throws a TypeError and posts nothing`, async () => {

@@ -29,7 +29,8 @@ async function page(scripts: string): Promise<PageWindow> {
   </head><body><svc-embed src="${peerUrl()}" style="height: 100px"></svc-embed></body></html>`;
   document.body.append(frame);
   const win = frame.contentWindow as PageWindow;
-  for (const until = performance.now() + 25_000; !win.ready && performance.now() < until;) await new Promise((r) => setTimeout(r, 20));
+  for (const until = performance.now() + 25_000; !win.ready && performance.now() < until;)
+    await new Promise((r) => setTimeout(r, 20));
   return win;
 }
 

@@ -84,8 +84,14 @@ describe('configuration', () => {
   });
 
   it('builds {tenant-origin}/embed/dashboard/{public-id}?session={session}, encoding the session', async () => {
-    const { el } = await make({ 'tenant-origin': 'https://tenant.example.com', 'public-id': 'a-b_c.d~e', session: 's&allowExport=true #x' });
-    expect(frameOf(el)!.src).to.equal('https://tenant.example.com/embed/dashboard/a-b_c.d~e?session=s%26allowExport%3Dtrue%20%23x');
+    const { el } = await make({
+      'tenant-origin': 'https://tenant.example.com',
+      'public-id': 'a-b_c.d~e',
+      session: 's&allowExport=true #x',
+    });
+    expect(frameOf(el)!.src).to.equal(
+      'https://tenant.example.com/embed/dashboard/a-b_c.d~e?session=s%26allowExport%3Dtrue%20%23x',
+    );
   });
 
   it('builds the URL without a session (private mode)', async () => {
@@ -93,7 +99,13 @@ describe('configuration', () => {
     expect(frameOf(el)!.src).to.equal('https://tenant.example.com/embed/dashboard/pub');
   });
 
-  for (const origin of ['https://tenant.example.com/path', 'tenant.example.com', 'http://tenant.example.com', 'data:,x', 'https://u:p@tenant.example.com']) {
+  for (const origin of [
+    'https://tenant.example.com/path',
+    'tenant.example.com',
+    'http://tenant.example.com',
+    'data:,x',
+    'https://u:p@tenant.example.com',
+  ]) {
     it(`refuses tenant-origin ${origin}`, async () => {
       sinon.stub(console, 'error');
       const { el, errors } = await make({ 'tenant-origin': origin, 'public-id': 'pub' });
@@ -103,7 +115,11 @@ describe('configuration', () => {
   }
 
   it('src wins over tenant-origin', async () => {
-    const { el } = await make({ src: 'https://a.example.com/embed/app', 'tenant-origin': 'https://b.example.com', 'public-id': 'p' });
+    const { el } = await make({
+      src: 'https://a.example.com/embed/app',
+      'tenant-origin': 'https://b.example.com',
+      'public-id': 'p',
+    });
     expect(frameOf(el)!.src).to.equal('https://a.example.com/embed/app');
   });
 
@@ -113,12 +129,21 @@ describe('configuration', () => {
     el.removeAttribute('allow-export');
     await el.updateComplete;
     expect(frameOf(el)!.src).to.equal('https://tenant.example.com/embed/dashboard/x?session=s');
-    const built = await make({ 'tenant-origin': 'https://tenant.example.com', 'public-id': 'p', session: 's', 'allow-export': '' });
+    const built = await make({
+      'tenant-origin': 'https://tenant.example.com',
+      'public-id': 'p',
+      session: 's',
+      'allow-export': '',
+    });
     expect(frameOf(built.el)!.src).to.equal('https://tenant.example.com/embed/dashboard/p?session=s&allowExport=true');
   });
 
   it('reads the boolean attributes allow-export and debug as false when their value is "false"', async () => {
-    const { el } = await make({ src: 'https://tenant.example.com/embed/dashboard/x', 'allow-export': 'false', debug: 'false' });
+    const { el } = await make({
+      src: 'https://tenant.example.com/embed/dashboard/x',
+      'allow-export': 'false',
+      debug: 'false',
+    });
     expect([el.allowExport, el.debug]).to.deep.equal([false, false]);
     expect(frameOf(el)!.src).to.equal('https://tenant.example.com/embed/dashboard/x');
     for (const value of ['', 'true', 'allow-export']) {

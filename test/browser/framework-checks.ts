@@ -23,7 +23,11 @@ export function container(): HTMLElement {
  * The element got the theme as a property and allow-export as bound, and at ready the peer received exactly the
  * theme and the color scheme. A client render writes no theme attribute; a server render may have (`themeAttribute`).
  */
-export async function expectDelivered(el: SvcEmbedElement, allowExport: boolean, themeAttribute: string | null = null): Promise<void> {
+export async function expectDelivered(
+  el: SvcEmbedElement,
+  allowExport: boolean,
+  themeAttribute: string | null = null,
+): Promise<void> {
   expect(el.theme).to.deep.equal(theme);
   expect(el.getAttribute('theme')).to.equal(themeAttribute);
   expect(new URL(frameOf(el)!.src).searchParams.get('allowExport')).to.equal(allowExport ? 'true' : null);

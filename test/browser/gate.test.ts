@@ -3,7 +3,17 @@
 import { expect } from '@open-wc/testing';
 import sinon from 'sinon';
 import {
-  cleanup, embed, envelope, other, peerLoaded, peerNavigate, peerPost, peerUrl, record, tenant, windowOf,
+  cleanup,
+  embed,
+  envelope,
+  other,
+  peerLoaded,
+  peerNavigate,
+  peerPost,
+  peerUrl,
+  record,
+  tenant,
+  windowOf,
 } from './helpers.js';
 
 const view = envelope('svc:event:view', { surface: 'dashboard', path: '/forged' });
@@ -37,7 +47,10 @@ describe('the gate', () => {
     const { el, ready } = embed();
     await ready;
     const seen = record(el);
-    await peerPost(await strayFrame(tenant), [view, envelope('svc:event:ready', { embedTenant: null, deploymentId: null, mode: 'signed', surface: 'dashboard' })]);
+    await peerPost(await strayFrame(tenant), [
+      view,
+      envelope('svc:event:ready', { embedTenant: null, deploymentId: null, mode: 'signed', surface: 'dashboard' }),
+    ]);
     expect(seen).to.deep.equal([]);
   });
 
@@ -45,7 +58,9 @@ describe('the gate', () => {
     const { el, ready } = embed();
     await ready;
     const seen = record(el);
-    const marker = new Promise((resolve) => addEventListener('message', (e) => e.data === 'marker' && resolve(e), { once: false }));
+    const marker = new Promise((resolve) =>
+      addEventListener('message', (e) => e.data === 'marker' && resolve(e), { once: false }),
+    );
     postMessage(view, location.origin);
     postMessage('marker', location.origin);
     await marker;
@@ -66,7 +81,7 @@ describe('the gate', () => {
     expect(seenB).to.have.length(1);
   });
 
-  it("ignores its own frame once that frame is navigated to another origin", async () => {
+  it('ignores its own frame once that frame is navigated to another origin', async () => {
     const { el, ready } = embed();
     await ready;
     const seen = record(el);
@@ -100,13 +115,22 @@ describe('the gate', () => {
     const { el, ready } = embed();
     await ready;
     const seen = record(el);
-    const forge = (origin: string) => new MessageEvent('message', { data: structuredClone(view), origin, source: windowOf(el) });
+    const forge = (origin: string) =>
+      new MessageEvent('message', { data: structuredClone(view), origin, source: windowOf(el) });
     try {
       forge(tenant);
     } catch {
       this.skip(); // Firefox refuses a cross-origin WindowProxy in MessageEventInit; the real-navigation test covers it there.
     }
-    const near = ['null', `${tenant}.evil.test`, `${tenant}/`, tenant.replace('http:', 'https:'), tenant.replace('127.0.0.1', 'localhost'), tenant.toUpperCase(), ''];
+    const near = [
+      'null',
+      `${tenant}.evil.test`,
+      `${tenant}/`,
+      tenant.replace('http:', 'https:'),
+      tenant.replace('127.0.0.1', 'localhost'),
+      tenant.toUpperCase(),
+      '',
+    ];
     for (const origin of near) dispatchEvent(forge(origin));
     expect(seen).to.deep.equal([]);
     dispatchEvent(forge(tenant));
@@ -144,13 +168,17 @@ describe('the gate', () => {
     // removeEventListener of the same function, or an aborted signal. Adding one function twice registers it
     // once, as the DOM does.
     const live = () => {
-      const calls = [...add.getCalls().map((call) => ({ call, added: true })), ...remove.getCalls().map((call) => ({ call, added: false }))]
+      const calls = [
+        ...add.getCalls().map((call) => ({ call, added: true })),
+        ...remove.getCalls().map((call) => ({ call, added: false })),
+      ]
         .filter(({ call }) => call.args[0] === 'message')
         .sort((a, b) => (a.call.calledBefore(b.call) ? -1 : 1));
       const registered = new Map<unknown, AbortSignal | undefined>();
       for (const { call, added } of calls) {
         if (!added) registered.delete(call.args[1]);
-        else if (!registered.has(call.args[1])) registered.set(call.args[1], (call.args[2] as AddEventListenerOptions | undefined)?.signal);
+        else if (!registered.has(call.args[1]))
+          registered.set(call.args[1], (call.args[2] as AddEventListenerOptions | undefined)?.signal);
       }
       return [...registered.values()].filter((signal) => !signal?.aborted);
     };

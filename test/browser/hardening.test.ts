@@ -2,8 +2,22 @@
 import { expect, oneEvent } from '@open-wc/testing';
 import sinon from 'sinon';
 import {
-  cleanup, embed, envelope, frameOf, oneSvcEvent, peerLoaded, peerPopup, peerPost, peerPostPort, peerPostValues,
-  peerReady, peerReport, peerUrl, record, tenant, windowOf,
+  cleanup,
+  embed,
+  envelope,
+  frameOf,
+  oneSvcEvent,
+  peerLoaded,
+  peerPopup,
+  peerPost,
+  peerPostPort,
+  peerPostValues,
+  peerReady,
+  peerReport,
+  peerUrl,
+  record,
+  tenant,
+  windowOf,
 } from './helpers.js';
 import type { PeerReport } from './helpers.js';
 import { literal } from '../support/literal.mjs';
@@ -60,7 +74,9 @@ describe('hardening', () => {
       await peerLoaded(windowOf(el));
       await peerReady(windowOf(el));
       expect(types(await peerReport(windowOf(el)))).to.deep.equal([
-        'svc:action:set-color-scheme', 'svc:action:navigate', 'svc:action:refresh',
+        'svc:action:set-color-scheme',
+        'svc:action:navigate',
+        'svc:action:refresh',
       ]);
     });
 
@@ -68,13 +84,17 @@ describe('hardening', () => {
       const { el, hold } = await lateEmbed();
       const oldWin = windowOf(el);
       let release!: () => void;
-      el.addEventListener('svc-view', () => {
-        release = hold();
-        el.tenantOrigin = tenant;
-        el.publicId = 'board-2';
-        el.src = null;
-        el.navigate('/from-listener');
-      }, { once: true });
+      el.addEventListener(
+        'svc-view',
+        () => {
+          release = hold();
+          el.tenantOrigin = tenant;
+          el.publicId = 'board-2';
+          el.src = null;
+          el.navigate('/from-listener');
+        },
+        { once: true },
+      );
       await peerPost(oldWin, [envelope('svc:event:view', { surface: 'dashboard', path: '/' })]);
       expect(await peerReport(oldWin)).to.deep.equal([]);
       release();
@@ -102,9 +122,12 @@ describe('hardening', () => {
       const { el } = embed({ src: peerUrl(tenant, null) });
       await el.updateComplete;
       await peerLoaded(windowOf(el));
-      const reactive = new Proxy({ primaryColor: '#4f46e5', nested: { radius: 4 } }, {
-        get: (t, k, r): unknown => Reflect.get(t, k, r),
-      });
+      const reactive = new Proxy(
+        { primaryColor: '#4f46e5', nested: { radius: 4 } },
+        {
+          get: (t, k, r): unknown => Reflect.get(t, k, r),
+        },
+      );
       el.theme = reactive;
       const ready = oneEvent(el, 'svc-ready');
       await peerReady(windowOf(el));
@@ -123,7 +146,11 @@ describe('hardening', () => {
       await ready;
       const warn = sinon.stub(console, 'warn');
       Object.defineProperty(frameOf(el), 'contentWindow', {
-        get: () => ({ postMessage: () => { throw new DOMException('cannot clone', 'DataCloneError'); } }),
+        get: () => ({
+          postMessage: () => {
+            throw new DOMException('cannot clone', 'DataCloneError');
+          },
+        }),
       });
       expect(() => el.navigate('/a')).to.not.throw();
       el.refresh();
@@ -137,7 +164,11 @@ describe('hardening', () => {
       const { el, ready } = embed();
       await ready;
       const warn = sinon.stub(console, 'warn');
-      el.theme = { get primaryColor() { throw new Error('boom'); } } as never;
+      el.theme = {
+        get primaryColor() {
+          throw new Error('boom');
+        },
+      } as never;
       await el.updateComplete;
       expect(warn.callCount).to.equal(1);
       expect(warn.firstCall.args[0]).to.include('ignoring theme');
@@ -146,7 +177,23 @@ describe('hardening', () => {
   });
 
   describe('public-id is one safe path segment', () => {
-    const BAD = ['.', '..', '%2e', '%2e%2e', '.%2e', 'a/b', 'a\\b', '..%2f..', 'a?b', 'a#b', 'a b', 'a;b', 'a\u0000', 'ü', 'x'.repeat(257)];
+    const BAD = [
+      '.',
+      '..',
+      '%2e',
+      '%2e%2e',
+      '.%2e',
+      'a/b',
+      'a\\b',
+      '..%2f..',
+      'a?b',
+      'a#b',
+      'a b',
+      'a;b',
+      'a\u0000',
+      'ü',
+      'x'.repeat(257),
+    ];
     for (const publicId of BAD) {
       it(`refuses public-id ${literal(publicId)} with invalid-public-id`, async () => {
         const error = sinon.stub(console, 'error');
@@ -175,8 +222,26 @@ describe('hardening', () => {
 
   describe('navigate() refuses what a path must not hold', () => {
     const BAD = [
-      '/x\u0085y', '/\u009b31m', '/\u0080', '/\u009f', '/a\u2028b', '/a\u2029b', '/\u202eevil', '/\u2066x\u2069', '/\u200e',
-      '/\u061c', '/\ud800', '/x\udc00', '/..', '/../admin', '/a/../../b', '/./x', '/a/.', '/%2e%2e/x', '/%2E./x', '/a/%2e',
+      '/x\u0085y',
+      '/\u009b31m',
+      '/\u0080',
+      '/\u009f',
+      '/a\u2028b',
+      '/a\u2029b',
+      '/\u202eevil',
+      '/\u2066x\u2069',
+      '/\u200e',
+      '/\u061c',
+      '/\ud800',
+      '/x\udc00',
+      '/..',
+      '/../admin',
+      '/a/../../b',
+      '/./x',
+      '/a/.',
+      '/%2e%2e/x',
+      '/%2E./x',
+      '/a/%2e',
     ];
     for (const path of BAD) {
       it(`navigate(${literal(path)}) throws a TypeError`, async () => {
@@ -202,7 +267,9 @@ describe('hardening', () => {
       await ready;
       const seen = record(el);
       await peerPostPort(windowOf(el), envelope('svc:event:drilldown', { member: 'orders.count', value: 1 }));
-      expect(seen.map((e) => [e.type, e.detail])).to.deep.equal([['svc-message-rejected', { reason: 'ports: not allowed', type: 'svc:event:drilldown' }]]);
+      expect(seen.map((e) => [e.type, e.detail])).to.deep.equal([
+        ['svc-message-rejected', { reason: 'ports: not allowed', type: 'svc:event:drilldown' }],
+      ]);
     });
 
     it('passes any structured-clone drilldown value through as is, at any depth', async () => {
@@ -273,7 +340,13 @@ describe('hardening', () => {
       const { el, ready } = embed();
       await ready;
       const frame = frameOf(el)!;
-      expect([...frame.sandbox].sort()).to.deep.equal(['allow-downloads', 'allow-forms', 'allow-popups', 'allow-same-origin', 'allow-scripts']);
+      expect([...frame.sandbox].sort()).to.deep.equal([
+        'allow-downloads',
+        'allow-forms',
+        'allow-popups',
+        'allow-same-origin',
+        'allow-scripts',
+      ]);
       expect(frame.referrerPolicy).to.equal('strict-origin');
     });
 
@@ -297,12 +370,19 @@ describe('hardening', () => {
       el.filter = filterParam('orders', 'status', 'x&allowExport=true#y+z%');
       await el.updateComplete;
       const [sent] = await peerReport(windowOf(el));
-      expect(sent.data.payload.filterUrlParameter).to.equal('f_orders.status={"value":"x%26allowExport=true%23y%2Bz%25"}');
+      expect(sent.data.payload.filterUrlParameter).to.equal(
+        'f_orders.status={"value":"x%26allowExport=true%23y%2Bz%25"}',
+      );
       const params = new URLSearchParams(sent.data.payload.filterUrlParameter as string);
       expect([...params.keys()]).to.deep.equal(['f_orders.status']);
     });
 
-    for (const raw of ['f_orders.status={"value":"x&allowExport=true"}', 'f_orders.status={"value":"#frag"}', 'f_orders.status={"value":"a+b"}', 'f_orders.status={"value":"100%"}']) {
+    for (const raw of [
+      'f_orders.status={"value":"x&allowExport=true"}',
+      'f_orders.status={"value":"#frag"}',
+      'f_orders.status={"value":"a+b"}',
+      'f_orders.status={"value":"100%"}',
+    ]) {
       it(`warns and sends nothing for the raw filter ${raw}`, async () => {
         const { el, ready } = embed();
         await ready;

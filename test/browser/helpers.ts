@@ -9,8 +9,16 @@ export const { tenant, other }: { tenant: string; other: string } = await execut
 
 /** Every `svc-*` DOM event name the element can dispatch. */
 export const DOM_EVENTS = [
-  'svc-ready', 'svc-view', 'svc-navigate', 'svc-dashboard-loaded', 'svc-download', 'svc-drilldown', 'svc-ai-query',
-  'svc-error', 'svc-message-rejected', 'svc-config-error',
+  'svc-ready',
+  'svc-view',
+  'svc-navigate',
+  'svc-dashboard-loaded',
+  'svc-download',
+  'svc-drilldown',
+  'svc-ai-query',
+  'svc-error',
+  'svc-message-rejected',
+  'svc-config-error',
 ] as const;
 
 /**
@@ -110,15 +118,16 @@ export function peerPostPort(win: Window, message: unknown): Promise<unknown> {
  * peer opens it at a real click into its frame.
  */
 export async function peerPopup(frame: HTMLIFrameElement, attack: string): Promise<string> {
-  const report = () => new Promise<string>((resolve) => {
-    const onMessage = (e: MessageEvent) => {
-      const { peerPopup } = asPeerAnswer(e.data);
-      if (typeof peerPopup !== 'string') return;
-      removeEventListener('message', onMessage);
-      resolve(peerPopup);
-    };
-    addEventListener('message', onMessage);
-  });
+  const report = () =>
+    new Promise<string>((resolve) => {
+      const onMessage = (e: MessageEvent) => {
+        const { peerPopup } = asPeerAnswer(e.data);
+        if (typeof peerPopup !== 'string') return;
+        removeEventListener('message', onMessage);
+        resolve(peerPopup);
+      };
+      addEventListener('message', onMessage);
+    });
   const first = report();
   await ask(frame.contentWindow!, tenant, { peerCmd: 'popup', attack }, () => undefined);
   const result = await first;
@@ -165,7 +174,8 @@ export function embed(attrs: Record<string, string> = {}) {
 
 /** `oneEvent`, typed by the element's event map: resolves with the next `name` event on `target`. */
 export function oneSvcEvent<K extends keyof SvcEmbedEventMap>(
-  target: EventTarget, name: K,
+  target: EventTarget,
+  name: K,
 ): Promise<SvcEmbedEventMap[K]> {
   return oneEvent<SvcEmbedEventMap[K]>(target, name);
 }

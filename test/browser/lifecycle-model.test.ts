@@ -11,8 +11,20 @@ import { expect } from '@open-wc/testing';
 import { executeServerCommand } from '@web/test-runner-commands';
 import fc from 'fast-check';
 import {
-  canMoveBefore, cleanup, envelope, frameOf, hasLoaded, other, peerLoaded, peerNavigate, peerPost, peerReady,
-  peerReport, peerUrl, rewrite, tenant,
+  canMoveBefore,
+  cleanup,
+  envelope,
+  frameOf,
+  hasLoaded,
+  other,
+  peerLoaded,
+  peerNavigate,
+  peerPost,
+  peerReady,
+  peerReport,
+  peerUrl,
+  rewrite,
+  tenant,
 } from './helpers.js';
 import type { SvcEmbedElement } from '../../src/index.js';
 
@@ -45,7 +57,7 @@ interface Real {
 type Command = fc.AsyncCommand<Model, Real>;
 
 /** Resolves with the promise's value, or with undefined after `ms` (a peer that is reloading never answers). */
-const within = <T,>(p: Promise<T>, ms = 2000) => Promise.race([p, new Promise<undefined>((r) => setTimeout(r, ms))]);
+const within = <T>(p: Promise<T>, ms = 2000) => Promise.race([p, new Promise<undefined>((r) => setTimeout(r, ms))]);
 const tick = () => new Promise((r) => setTimeout(r, 0));
 
 /** The current frame's window and peer origin, if its peer page has loaded (or loads within `wait` ms). */
@@ -61,7 +73,10 @@ async function peer(r: Real, wait = 0) {
 function track(r: Real, what: string, p: Promise<unknown>) {
   const entry = { what, settled: false };
   r.promises.push(entry);
-  p.then(() => (entry.settled = true), () => (entry.settled = true));
+  p.then(
+    () => (entry.settled = true),
+    () => (entry.settled = true),
+  );
 }
 
 /** After each step: let Lit update, note new frames, and check the invariants. */
@@ -83,7 +98,11 @@ async function settle(m: Model, r: Real) {
   }
 }
 
-const command = (name: string, check: (m: Readonly<Model>) => boolean, run: (m: Model, r: Real) => void | Promise<void>): Command => ({
+const command = (
+  name: string,
+  check: (m: Readonly<Model>) => boolean,
+  run: (m: Model, r: Real) => void | Promise<void>,
+): Command => ({
   check,
   async run(m, r) {
     await run(m, r);
@@ -131,38 +150,76 @@ const provider = (ok: boolean) =>
   });
 
 const peerSays = (what: 'ready' | 'fatal' | 'view' | 'reload') =>
-  command(`peer: ${what}`, (m) => m.connected, async (m, r) => {
-    const p = await peer(r, 3000);
-    if (!p) return;
-    if (what === 'ready') await within(peerReady(p.win));
-    else if (what === 'view') await within(peerPost(p.win, [envelope('svc:event:view', { surface: 'dashboard', path: `/g${m.gen}/viewed` })], p.origin));
-    else if (what === 'fatal') {
-      const fatal = envelope('svc:event:error', { message: 'Session expired', name: 'SessionExpiredError', context: 'auth', fatal: true });
-      await within(peerPost(p.win, [fatal], p.origin));
-    } else peerNavigate(p.win, frameOf(r.el)!.src, p.origin);
-  });
+  command(
+    `peer: ${what}`,
+    (m) => m.connected,
+    async (m, r) => {
+      const p = await peer(r, 3000);
+      if (!p) return;
+      if (what === 'ready') await within(peerReady(p.win));
+      else if (what === 'view')
+        await within(
+          peerPost(p.win, [envelope('svc:event:view', { surface: 'dashboard', path: `/g${m.gen}/viewed` })], p.origin),
+        );
+      else if (what === 'fatal') {
+        const fatal = envelope('svc:event:error', {
+          message: 'Session expired',
+          name: 'SessionExpiredError',
+          context: 'auth',
+          fatal: true,
+        });
+        await within(peerPost(p.win, [fatal], p.origin));
+      } else peerNavigate(p.win, frameOf(r.el)!.src, p.origin);
+    },
+  );
 
 const navigate = command('navigate()', always, (m, r) => r.el.navigate(`/g${m.gen}/n${++r.navigations}`));
 const refresh = command('refresh()', always, (_m, r) => r.el.refresh());
 
-const remove = command('remove()', (m) => m.connected, (m, r) => {
-  m.connected = false;
-  r.el.remove();
-});
-const insert = command('append()', (m) => !m.connected, (m, r) => {
-  m.connected = true;
-  r.homes[0].append(r.el);
-});
-const move = command('moveBefore()', (m) => m.connected, (_m, r) => {
-  const to = r.el.parentNode === r.homes[0] ? r.homes[1] : r.homes[0];
-  // Where there is no moveBefore, a plain re-insertion (which reloads the frame).
-  if (canMoveBefore(to)) to.moveBefore(r.el, null);
-  else to.append(r.el);
-});
+const remove = command(
+  'remove()',
+  (m) => m.connected,
+  (m, r) => {
+    m.connected = false;
+    r.el.remove();
+  },
+);
+const insert = command(
+  'append()',
+  (m) => !m.connected,
+  (m, r) => {
+    m.connected = true;
+    r.homes[0].append(r.el);
+  },
+);
+const move = command(
+  'moveBefore()',
+  (m) => m.connected,
+  (_m, r) => {
+    const to = r.el.parentNode === r.homes[0] ? r.homes[1] : r.homes[0];
+    // Where there is no moveBefore, a plain re-insertion (which reloads the frame).
+    if (canMoveBefore(to)) to.moveBefore(r.el, null);
+    else to.append(r.el);
+  },
+);
 
 const unchanged = command('unchanged writes', always, (_m, r) => {
-  rewrite(r.el, ['src', 'tenantOrigin', 'publicId', 'session', 'allowExport', 'colorScheme', 'locale', 'filter',
-    'theme', 'title', 'readyTimeout', 'loading', 'debug', 'sessionProvider']);
+  rewrite(r.el, [
+    'src',
+    'tenantOrigin',
+    'publicId',
+    'session',
+    'allowExport',
+    'colorScheme',
+    'locale',
+    'filter',
+    'theme',
+    'title',
+    'readyTimeout',
+    'loading',
+    'debug',
+    'sessionProvider',
+  ]);
 });
 
 const whenReady = command('whenReady()', always, (_m, r) => track(r, 'whenReady', r.el.whenReady()));
@@ -175,7 +232,9 @@ const commands = [
   fc.constant(clearSrc),
   fc.boolean().map(renew),
   fc.boolean().map(provider),
-  fc.constantFrom<'ready' | 'fatal' | 'view' | 'reload'>('ready', 'ready', 'ready', 'fatal', 'view', 'view', 'reload').map(peerSays),
+  fc
+    .constantFrom<'ready' | 'fatal' | 'view' | 'reload'>('ready', 'ready', 'ready', 'fatal', 'view', 'view', 'reload')
+    .map(peerSays),
   fc.constantFrom<'ready' | 'fatal' | 'view' | 'reload'>('ready', 'view').map(peerSays),
   fc.constant(navigate),
   fc.constant(navigate),
@@ -247,7 +306,10 @@ describe('the session lifecycle against a model', () => {
           while (el.status !== 'ready' && performance.now() < ready) await new Promise((res) => setTimeout(res, 20));
           expect(el.status).to.equal('ready');
           await settle(m, r);
-          expect(r.promises.filter((p) => !p.settled).map((p) => p.what), 'unsettled promises').to.deep.equal([]);
+          expect(
+            r.promises.filter((p) => !p.settled).map((p) => p.what),
+            'unsettled promises',
+          ).to.deep.equal([]);
         } finally {
           for (const c of r.calls) c.refuse(new Error('run over'));
           el.remove();

@@ -4,18 +4,40 @@
 import { expect, oneEvent } from '@open-wc/testing';
 import sinon from 'sinon';
 import {
-  cleanup, embed, envelope, frameOf, oneSvcEvent, other, peerLoaded, peerPost, peerReady, peerReport, peerUrl, record,
-  rewrite, tenant, windowOf,
+  cleanup,
+  embed,
+  envelope,
+  frameOf,
+  oneSvcEvent,
+  other,
+  peerLoaded,
+  peerPost,
+  peerReady,
+  peerReport,
+  peerUrl,
+  record,
+  rewrite,
+  tenant,
+  windowOf,
 } from './helpers.js';
 import type { MoveBeforeParent } from './helpers.js';
 import { SvcEmbedError } from '../../src/index.js';
 import type { SvcEmbedElement, SvcStatusDetail } from '../../src/index.js';
 
 const view = (path: string) => envelope('svc:event:view', { surface: 'dashboard', path });
-const expired = envelope('svc:event:error', { message: 'Session expired', name: 'SessionExpiredError', context: 'auth', fatal: true });
+const expired = envelope('svc:event:error', {
+  message: 'Session expired',
+  name: 'SessionExpiredError',
+  context: 'auth',
+  fatal: true,
+});
 const sessionOf = (el: SvcEmbedElement) => new URL(frameOf(el)!.src).searchParams.get('session');
 /** Resolves with what `p` rejects with (an SvcEmbedError, in these tests), or with undefined if it fulfils. */
-const failure = (p: Promise<unknown>) => p.then(() => undefined, (e: SvcEmbedError) => e);
+const failure = (p: Promise<unknown>) =>
+  p.then(
+    () => undefined,
+    (e: SvcEmbedError) => e,
+  );
 const tick = () => new Promise((r) => setTimeout(r, 0));
 
 /** A session provider that answers when the test says so. */
@@ -125,7 +147,7 @@ describe('lifecycle', () => {
       expect(el.status).to.equal('ready');
     });
 
-    it('an svc-status listener that sets the session when a renewal begins: the host\'s session wins', async () => {
+    it("an svc-status listener that sets the session when a renewal begins: the host's session wins", async () => {
       const el = document.createElement('svc-embed');
       Object.assign(el, { tenantOrigin: tenant, publicId: 'test-board', session: 'host-one' });
       document.body.append(el);
@@ -162,12 +184,31 @@ describe('lifecycle', () => {
   describe('an unchanged write is a no-op', () => {
     /** Assigns every property the value it has. */
     function rewriteAll(el: SvcEmbedElement) {
-      rewrite(el, ['src', 'tenantOrigin', 'publicId', 'session', 'allowExport', 'colorScheme', 'locale', 'filter',
-        'theme', 'title', 'readyTimeout', 'loading', 'debug', 'sessionProvider']);
+      rewrite(el, [
+        'src',
+        'tenantOrigin',
+        'publicId',
+        'session',
+        'allowExport',
+        'colorScheme',
+        'locale',
+        'filter',
+        'theme',
+        'title',
+        'readyTimeout',
+        'loading',
+        'debug',
+        'sessionProvider',
+      ]);
     }
 
     it('in ready: no svc-status, no action, the same frame', async () => {
-      const { el, ready } = embed({ 'color-scheme': 'dark', locale: 'de-DE', theme: '{"primaryColor":"#123456"}', title: 'Sales' });
+      const { el, ready } = embed({
+        'color-scheme': 'dark',
+        locale: 'de-DE',
+        theme: '{"primaryColor":"#123456"}',
+        title: 'Sales',
+      });
       el.sessionProvider = () => Promise.resolve('unused');
       await ready;
       const seen = statuses(el);
@@ -181,7 +222,7 @@ describe('lifecycle', () => {
       expect([seen, actions, windowOf(el) === win, el.status]).to.deep.equal([[], [], true, 'ready']);
     });
 
-    it('during a renewal: the renewal goes on and reaches ready, and later writes of the host\'s src keep the renewed session', async () => {
+    it("during a renewal: the renewal goes on and reaches ready, and later writes of the host's src keep the renewed session", async () => {
       const { provider, calls } = slowProvider();
       const host = peerUrl(tenant, 'dashboard', '&session=expired-1');
       const { el, ready } = embed({ src: host });
@@ -203,7 +244,10 @@ describe('lifecycle', () => {
       await el.updateComplete;
       expect(sessionOf(el)).to.equal('renewed-7');
       expect(el.src).to.equal(host);
-      expect(seen.map((d) => `${d.status}${d.reason ? ` (${d.reason})` : ''}`)).to.deep.equal(['loading (session-renewal)', 'ready']);
+      expect(seen.map((d) => `${d.status}${d.reason ? ` (${d.reason})` : ''}`)).to.deep.equal([
+        'loading (session-renewal)',
+        'ready',
+      ]);
     });
   });
 
@@ -295,11 +339,18 @@ describe('lifecycle', () => {
       const before = windowOf(el);
       const readyAgain = oneEvent(el, 'svc-ready');
       (to as HTMLElement & MoveBeforeParent).moveBefore(el, null);
-      expect([el.parentNode === to, el.ready, el.status, frameOf(el) === frame]).to.deep.equal([true, true, 'ready', true]);
+      expect([el.parentNode === to, el.ready, el.status, frameOf(el) === frame]).to.deep.equal([
+        true,
+        true,
+        'ready',
+        true,
+      ]);
       // Chromium keeps the frame's document. Firefox 153 reloads a frame in a moved shadow root: its new document
       // says ready again, and the element re-sends the state to it.
       const win = windowOf(el);
-      const reloaded = win !== before || (await Promise.race([peerLoaded(win, tenant, 2).then(() => true), peerReport(win).then(() => false)]));
+      const reloaded =
+        win !== before ||
+        (await Promise.race([peerLoaded(win, tenant, 2).then(() => true), peerReport(win).then(() => false)]));
       if (reloaded) await readyAgain;
       el.refresh();
       const types = (await peerReport(windowOf(el))).map((r) => r.data.type);
@@ -365,7 +416,10 @@ describe('lifecycle', () => {
       it(`${JSON.stringify(bad)} from renewSession(): a TypeError`, () => {
         const el = document.createElement('svc-embed');
         el.src = peerUrl();
-        expect(() => el.renewSession(bad)).to.throw(TypeError, /renewSession\(session\): session must be a non-empty string without control characters or lone surrogates/);
+        expect(() => el.renewSession(bad)).to.throw(
+          TypeError,
+          /renewSession\(session\): session must be a non-empty string without control characters or lone surrogates/,
+        );
       });
 
       it(`${JSON.stringify(bad)} from the provider: session-renewal-failed, later updates work, and a valid session loads`, async () => {
@@ -396,7 +450,10 @@ describe('lifecycle', () => {
   describe('no session in any text', () => {
     it('the debug log masks every session parameter, by its decoded name', async () => {
       const debug = sinon.stub(console, 'debug');
-      const { el, ready } = embed({ debug: '', src: peerUrl(tenant, 'dashboard', '&session=AAAA-first&session=BBBB-second&sess%69on=CCCC-third&x=1') });
+      const { el, ready } = embed({
+        debug: '',
+        src: peerUrl(tenant, 'dashboard', '&session=AAAA-first&session=BBBB-second&sess%69on=CCCC-third&x=1'),
+      });
       await ready;
       expect(frameOf(el)!.src).to.include('sess%69on=CCCC-third');
       const text = JSON.stringify(debug.args);
@@ -414,10 +471,18 @@ describe('lifecycle', () => {
       await ready;
       await el.renewSession(renewed);
       const status = oneSvcEvent(el, 'svc-status');
-      const fatal = envelope('svc:event:error', { message: `Session ${renewed} replaced ${host}; short ones stay: abc`, name: 'RenderError', fatal: true });
+      const fatal = envelope('svc:event:error', {
+        message: `Session ${renewed} replaced ${host}; short ones stay: abc`,
+        name: 'RenderError',
+        fatal: true,
+      });
       await peerPost(windowOf(el), [fatal]);
       const expected = 'Session … replaced …; short ones stay: abc';
-      expect((await status).detail).to.deep.include({ status: 'error', reason: 'embed-fatal-error', message: expected });
+      expect((await status).detail).to.deep.include({
+        status: 'error',
+        reason: 'embed-fatal-error',
+        message: expected,
+      });
       expect((await failure(el.whenReady()))!.message).to.equal(expected);
       const box = el.shadowRoot!.querySelector('[part=error]')!;
       expect([box.textContent, box.querySelectorAll('*').length]).to.deep.equal([expected, 2]);
@@ -427,7 +492,9 @@ describe('lifecycle', () => {
     it('the error box shows an embed message as text, never as markup', async () => {
       const { el, ready } = embed();
       await ready;
-      await peerPost(windowOf(el), [envelope('svc:event:error', { message: '<img src=x onerror=alert(1)><b>bold</b>', fatal: true })]);
+      await peerPost(windowOf(el), [
+        envelope('svc:event:error', { message: '<img src=x onerror=alert(1)><b>bold</b>', fatal: true }),
+      ]);
       const box = el.shadowRoot!.querySelector('[part=error]')!;
       expect(box.textContent).to.equal('<img src=x onerror=alert(1)><b>bold</b>');
       expect(box.querySelector('img, b')).to.equal(null);

@@ -33,7 +33,8 @@ describe('Custom Elements Manifest', () => {
     const look = async (el: SvcEmbedElement) => {
       await el.updateComplete;
       for (const state of declaredStates) if (el.matches(`:state(${state})`)) states.add(state);
-      for (const node of el.shadowRoot!.querySelectorAll('[part]')) for (const p of node.getAttribute('part')!.split(/\s+/)) parts.add(p);
+      for (const node of el.shadowRoot!.querySelectorAll('[part]'))
+        for (const p of node.getAttribute('part')!.split(/\s+/)) parts.add(p);
       for (const slot of el.shadowRoot!.querySelectorAll('slot')) slots.add(slot.name);
     };
 

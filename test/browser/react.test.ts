@@ -40,7 +40,9 @@ describe('React', () => {
 
   it('svc-embed/react: rendered on the server, then hydrated: the handlers fire and the theme is an object', async () => {
     const { props, views, ready } = page();
-    const res = await fetch(`/__frameworks/ssr/react?props=${encodeURIComponent(JSON.stringify({ src: props.src, theme }))}`);
+    const res = await fetch(
+      `/__frameworks/ssr/react?props=${encodeURIComponent(JSON.stringify({ src: props.src, theme }))}`,
+    );
     const html = await res.text();
     expect(res.status, html).to.equal(200);
     expect(html).to.match(/^<main><h1>Sales<\/h1><svc-embed [^>]*><\/svc-embed><\/main>$/);
@@ -61,8 +63,13 @@ describe('React', () => {
     expect(errors).to.deep.equal([]);
   });
 
-  for (const [name, allowExport] of [['wrapper', true], ['bare', true], ['bare', false]] as const) {
-    const what = name === 'wrapper' ? 'svc-embed/react, rendered on the client' : 'the bare tag in React 19 (svc-embed/jsx)';
+  for (const [name, allowExport] of [
+    ['wrapper', true],
+    ['bare', true],
+    ['bare', false],
+  ] as const) {
+    const what =
+      name === 'wrapper' ? 'svc-embed/react, rendered on the client' : 'the bare tag in React 19 (svc-embed/jsx)';
     it(`${what}: properties, handlers, allowExport ${allowExport}`, async () => {
       const { props, views, ready } = page(allowExport);
       const host = container();
@@ -90,7 +97,14 @@ describe('React', () => {
     const el = host.querySelector('svc-embed')!;
     const statuses: string[] = [];
     el.addEventListener('svc-status', (e) => statuses.push(e.detail.status));
-    void peerPost(windowOf(el), [envelope('svc:event:error', { message: 'Session expired', name: 'SessionExpiredError', context: 'auth', fatal: true })]);
+    void peerPost(windowOf(el), [
+      envelope('svc:event:error', {
+        message: 'Session expired',
+        name: 'SessionExpiredError',
+        context: 'auth',
+        fatal: true,
+      }),
+    ]);
     // Each status change renders the page again, and @lit/react assigns src (the same string) on every render.
     while (statuses.length < 2) await new Promise((r) => setTimeout(r, 10));
     expect(statuses).to.deep.equal(['loading', 'ready']);
@@ -100,9 +114,13 @@ describe('React', () => {
       while (host.querySelector('.note')?.textContent !== note) await new Promise((r) => setTimeout(r, 10));
     }
     await el.updateComplete;
-    expect([shown(), el.status, new URL(frameOf(el)!.src).searchParams.get('session'), el.src, asked.length]).to.deep.equal([
-      'ready', 'ready', 'react-renewed', src, 1,
-    ]);
+    expect([
+      shown(),
+      el.status,
+      new URL(frameOf(el)!.src).searchParams.get('session'),
+      el.src,
+      asked.length,
+    ]).to.deep.equal(['ready', 'ready', 'react-renewed', src, 1]);
     expect(statuses).to.deep.equal(['loading', 'ready']);
     expect(errors).to.deep.equal([]);
   });

@@ -49,7 +49,9 @@ describe('README quick start', () => {
 
   it('imports the protocol package from its dist/ as the README shows, with no bundling', async () => {
     const readme = await (await fetch('/README.md')).text();
-    const url = /import \{ filterParam \} from '(https:\/\/unpkg\.com\/@svc-embed\/protocol\/dist\/index\.js)'/.exec(readme)![1];
+    const url = /import \{ filterParam \} from '(https:\/\/unpkg\.com\/@svc-embed\/protocol\/dist\/index\.js)'/.exec(
+      readme,
+    )![1];
     const local = url.replace('https://unpkg.com/@svc-embed/protocol', '/packages/protocol');
     const protocol = (await import(local)) as typeof protocolModule;
     expect(protocol.filterParam('orders', 'status', 'shipped')).to.equal('f_orders.status={"value":"shipped"}');

@@ -3,15 +3,34 @@
 import { expect, oneEvent } from '@open-wc/testing';
 import sinon from 'sinon';
 import {
-  cleanup, embed, envelope, frameOf, peerLoaded, peerPost, peerReady, peerReport, peerUrl, tenant, windowOf,
+  cleanup,
+  embed,
+  envelope,
+  frameOf,
+  peerLoaded,
+  peerPost,
+  peerReady,
+  peerReport,
+  peerUrl,
+  tenant,
+  windowOf,
 } from './helpers.js';
 import type { SvcEmbedElement, SvcEmbedError } from '../../src/index.js';
 
-const expired = envelope('svc:event:error', { message: 'Session expired', name: 'SessionExpiredError', context: 'auth', fatal: true });
+const expired = envelope('svc:event:error', {
+  message: 'Session expired',
+  name: 'SessionExpiredError',
+  context: 'auth',
+  fatal: true,
+});
 const view = (path: string) => envelope('svc:event:view', { surface: 'dashboard', path });
 const sessionOf = (el: SvcEmbedElement) => new URL(frameOf(el)!.src).searchParams.get('session');
 /** Resolves with what `p` rejects with (an SvcEmbedError, in these tests), or with undefined if it fulfils. */
-const failure = (p: Promise<unknown>) => p.then(() => undefined, (e: SvcEmbedError) => e);
+const failure = (p: Promise<unknown>) =>
+  p.then(
+    () => undefined,
+    (e: SvcEmbedError) => e,
+  );
 
 /**
  * Has the peer post a fatal session error. Not awaited through the peer: the renewal replaces its frame,
@@ -32,7 +51,9 @@ async function newFrame(el: SvcEmbedElement, win: Window) {
 function story(el: SvcEmbedElement) {
   const seen: string[] = [];
   el.addEventListener('svc-error', () => seen.push('svc-error'));
-  el.addEventListener('svc-status', (e) => seen.push(`${e.detail.status}${e.detail.reason ? ` (${e.detail.reason})` : ''}`));
+  el.addEventListener('svc-status', (e) =>
+    seen.push(`${e.detail.status}${e.detail.reason ? ` (${e.detail.reason})` : ''}`),
+  );
   return seen;
 }
 
@@ -44,7 +65,10 @@ describe('session renewal', () => {
 
   it('renews by itself on a fatal session error, keeping the viewer in place', async () => {
     const provider = sinon.stub().resolves('renewed-1');
-    const { el, ready } = embed({ src: peerUrl(tenant, 'dashboard', '&session=old&allowExport=true'), 'color-scheme': 'dark' });
+    const { el, ready } = embed({
+      src: peerUrl(tenant, 'dashboard', '&session=old&allowExport=true'),
+      'color-scheme': 'dark',
+    });
     el.sessionProvider = provider;
     await ready;
     await peerPost(windowOf(el), [view('/dash/2')]);
@@ -87,7 +111,7 @@ describe('session renewal', () => {
     expect((await peerReport(windowOf(el))).map((r) => r.data.payload)).to.deep.equal([{ path: '/host-choice' }]);
   });
 
-  it('renewSession(session) in the tenant-origin form loads that session, leaves the host\'s session as it is, and resolves at the new ready', async () => {
+  it("renewSession(session) in the tenant-origin form loads that session, leaves the host's session as it is, and resolves at the new ready", async () => {
     const el = document.createElement('svc-embed');
     Object.assign(el, { tenantOrigin: tenant, publicId: 'test-board', session: 'old' });
     document.body.append(el);
@@ -160,9 +184,14 @@ describe('session renewal', () => {
     expect(provider.callCount).to.equal(2);
     expect(el.status).to.equal('error');
     expect(seen).to.deep.equal([
-      'svc-error', 'loading (session-renewal)', 'ready',
-      'svc-error', 'loading (session-renewal)', 'ready',
-      'svc-error', 'error (session-renewal-failed)',
+      'svc-error',
+      'loading (session-renewal)',
+      'ready',
+      'svc-error',
+      'loading (session-renewal)',
+      'ready',
+      'svc-error',
+      'error (session-renewal-failed)',
     ]);
     clock.restore();
   });
@@ -173,7 +202,14 @@ describe('session renewal', () => {
     el.sessionProvider = provider;
     await ready;
     const seen = story(el);
-    await peerPost(windowOf(el), [envelope('svc:event:error', { message: 'Dashboard not found', name: 'NotFoundError', context: 'dashboard', fatal: true })]);
+    await peerPost(windowOf(el), [
+      envelope('svc:event:error', {
+        message: 'Dashboard not found',
+        name: 'NotFoundError',
+        context: 'dashboard',
+        fatal: true,
+      }),
+    ]);
     expect(provider.callCount).to.equal(0);
     expect(seen).to.deep.equal(['svc-error', 'error (embed-fatal-error)']);
   });
@@ -206,7 +242,10 @@ describe('session renewal', () => {
     expect(await peerReport(oldWin)).to.deep.equal([]);
     give('renewed-3');
     await renewal;
-    expect((await peerReport(windowOf(el))).map((r) => r.data.type)).to.deep.equal(['svc:action:set-color-scheme', 'svc:action:navigate']);
+    expect((await peerReport(windowOf(el))).map((r) => r.data.type)).to.deep.equal([
+      'svc:action:set-color-scheme',
+      'svc:action:navigate',
+    ]);
   });
 
   it('a host-made src change during the renewal wins, and drops the held commands', async () => {
@@ -229,7 +268,8 @@ describe('session renewal', () => {
     el.sessionProvider = () => Promise.resolve('second-SECRET-2');
     await ready;
     const details: unknown[] = [];
-    for (const name of ['svc-status', 'svc-action', 'svc-ready', 'svc-error']) el.addEventListener(name, (e) => details.push((e as CustomEvent).detail));
+    for (const name of ['svc-status', 'svc-action', 'svc-ready', 'svc-error'])
+      el.addEventListener(name, (e) => details.push((e as CustomEvent).detail));
     const readyAgain = oneEvent(el, 'svc-ready');
     await expire(el);
     await readyAgain;
@@ -241,7 +281,8 @@ describe('session renewal', () => {
     const el = document.createElement('svc-embed');
     expect(() => el.renewSession('fine')).to.throw(TypeError, /needs src/);
     el.src = peerUrl();
-    for (const bad of [42, '', 'a\u0000b', 'x\u0085']) expect(() => el.renewSession(bad as string)).to.throw(TypeError, /renewSession/);
+    for (const bad of [42, '', 'a\u0000b', 'x\u0085'])
+      expect(() => el.renewSession(bad as string)).to.throw(TypeError, /renewSession/);
     expect(() => el.renewSession()).to.throw(TypeError, /sessionProvider/);
   });
 });

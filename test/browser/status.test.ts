@@ -3,7 +3,18 @@
 import { expect, oneEvent } from '@open-wc/testing';
 import sinon from 'sinon';
 import {
-  cleanup, embed, envelope, frameOf, omit, oneSvcEvent, peerLoaded, peerPost, peerReady, peerReport, peerUrl, tenant,
+  cleanup,
+  embed,
+  envelope,
+  frameOf,
+  omit,
+  oneSvcEvent,
+  peerLoaded,
+  peerPost,
+  peerReady,
+  peerReport,
+  peerUrl,
+  tenant,
   windowOf,
 } from './helpers.js';
 import type { SvcActionDetail, SvcEmbedElement, SvcEmbedError, SvcStatusDetail } from '../../src/index.js';
@@ -69,7 +80,10 @@ describe('status', () => {
     const readyAgain = oneEvent(el, 'svc-ready');
     el.src = peerUrl(tenant, 'dashboard', '&session=2');
     await readyAgain;
-    expect(seen).to.deep.equal([{ status: 'loading', previous: 'ready' }, { status: 'ready', previous: 'loading' }]);
+    expect(seen).to.deep.equal([
+      { status: 'loading', previous: 'ready' },
+      { status: 'ready', previous: 'loading' },
+    ]);
   });
 
   it('a refused configuration: error with config-error, svc-config-error as before, the error state shown', async () => {
@@ -79,7 +93,9 @@ describe('status', () => {
     document.body.append(el);
     const { detail } = await configError;
     expect(el.status).to.equal('error');
-    expect(seen).to.deep.equal([{ status: 'error', previous: 'idle', reason: 'config-error', message: detail.message }]);
+    expect(seen).to.deep.equal([
+      { status: 'error', previous: 'idle', reason: 'config-error', message: detail.message },
+    ]);
     expect(part(el, 'error').hidden).to.equal(false);
     expect(part(el, 'error').textContent).to.equal(detail.message);
     expect(part(el, 'loading').hidden).to.equal(true);
@@ -92,10 +108,14 @@ describe('status', () => {
     const seen = statuses(el);
     await peerPost(windowOf(el), [envelope('svc:event:error', { message: 'Widget failed', fatal: false })]);
     expect(el.status).to.equal('ready');
-    await peerPost(windowOf(el), [envelope('svc:event:error', { message: 'Dashboard gone', name: 'NotFound', fatal: true })]);
+    await peerPost(windowOf(el), [
+      envelope('svc:event:error', { message: 'Dashboard gone', name: 'NotFound', fatal: true }),
+    ]);
     expect(el.status).to.equal('error');
     expect(el.ready).to.equal(false);
-    expect(seen).to.deep.equal([{ status: 'error', previous: 'ready', reason: 'embed-fatal-error', message: 'Dashboard gone' }]);
+    expect(seen).to.deep.equal([
+      { status: 'error', previous: 'ready', reason: 'embed-fatal-error', message: 'Dashboard gone' },
+    ]);
   });
 
   it('reloads after re-insertion: loading, then ready again', async () => {
@@ -149,10 +169,16 @@ describe('whenReady()', () => {
     const pending = el.whenReady();
     el.src = 'javascript:alert(1)';
     document.body.append(el);
-    const error = await pending.then(() => undefined, (e: SvcEmbedError) => e);
+    const error = await pending.then(
+      () => undefined,
+      (e: SvcEmbedError) => e,
+    );
     expect(error).to.be.instanceOf(Error);
     expect([error!.name, error!.reason]).to.deep.equal(['SvcEmbedError', 'config-error']);
-    const again = await el.whenReady().then(() => undefined, (e: SvcEmbedError) => e);
+    const again = await el.whenReady().then(
+      () => undefined,
+      (e: SvcEmbedError) => e,
+    );
     expect(again!.reason).to.equal('config-error');
   });
 });
@@ -166,26 +192,44 @@ describe('the ready timeout', () => {
   it('a frame that loads but never says ready: error ready-timeout, frameLoaded true, one console.error', async () => {
     const error = sinon.stub(console, 'error');
     const { el, seen } = make({ src: peerUrl(tenant, null, `&session=${SECRET}`), 'ready-timeout': '400' });
-    const rejected = el.whenReady().then(() => undefined, (e: SvcEmbedError) => e);
+    const rejected = el.whenReady().then(
+      () => undefined,
+      (e: SvcEmbedError) => e,
+    );
     // On a loaded machine a frame on another origin (in Firefox, a new process) can take longer than 400 ms to
     // load, and this test is about a frame that did. So the element's 400 ms timer, once due, is held until a
     // task after the frame's load event, when the element's own load listener has run.
     const due = window.setTimeout.bind(window);
-    sinon.stub(window, 'setTimeout').callsFake(((fn: () => void, ms?: number) =>
-      due(ms === 400 ? () => frameLoaded.then(fn) : fn, ms)) as typeof setTimeout);
+    sinon
+      .stub(window, 'setTimeout')
+      .callsFake(((fn: () => void, ms?: number) =>
+        due(ms === 400 ? () => frameLoaded.then(fn) : fn, ms)) as typeof setTimeout);
     document.body.append(el);
     // The shadow root is there once connected; the iframe comes with the first update, a microtask later.
-    const frameLoaded = new Promise<void>((resolve) => el.shadowRoot!.addEventListener('load', (e) => {
-      if (e.target instanceof HTMLIFrameElement) due(resolve);
-    }, { capture: true }));
-    const status = await new Promise<SvcStatusDetail>((resolve) => el.addEventListener('svc-status', (e) => e.detail.status === 'error' && resolve(e.detail)));
+    const frameLoaded = new Promise<void>((resolve) =>
+      el.shadowRoot!.addEventListener(
+        'load',
+        (e) => {
+          if (e.target instanceof HTMLIFrameElement) due(resolve);
+        },
+        { capture: true },
+      ),
+    );
+    const status = await new Promise<SvcStatusDetail>((resolve) =>
+      el.addEventListener('svc-status', (e) => e.detail.status === 'error' && resolve(e.detail)),
+    );
     expect(status.reason).to.equal('ready-timeout');
     expect(status.frameLoaded).to.equal(true);
     // At least the timeout, less a few ms: Firefox may fire a timer a millisecond early against performance.now
     // (a run measured 399 for 400).
     expect(status.elapsedMs).to.be.at.least(395);
-    expect(status.message).to.match(/frame loaded/).and.match(/frame-ancestors/).and.match(/plan/).and.match(/session/)
-      .and.match(/cookies/).and.match(/error page/);
+    expect(status.message)
+      .to.match(/frame loaded/)
+      .and.match(/frame-ancestors/)
+      .and.match(/plan/)
+      .and.match(/session/)
+      .and.match(/cookies/)
+      .and.match(/error page/);
     expect(error.callCount).to.equal(1);
     expect(error.firstCall.args[0]).to.equal(status.message);
     expect((await rejected)!.reason).to.equal('ready-timeout');
@@ -199,9 +243,13 @@ describe('the ready timeout', () => {
     const error = sinon.stub(console, 'error');
     const { el } = make({ src: `${tenant}/embed/hang?session=${SECRET}`, 'ready-timeout': '400' });
     document.body.append(el);
-    const status = await new Promise<SvcStatusDetail>((resolve) => el.addEventListener('svc-status', (e) => e.detail.status === 'error' && resolve(e.detail)));
+    const status = await new Promise<SvcStatusDetail>((resolve) =>
+      el.addEventListener('svc-status', (e) => e.detail.status === 'error' && resolve(e.detail)),
+    );
     expect([status.reason, status.frameLoaded]).to.deep.equal(['ready-timeout', false]);
-    expect(status.message).to.match(/never loaded/).and.match(/DNS/);
+    expect(status.message)
+      .to.match(/never loaded/)
+      .and.match(/DNS/);
     expect(status.message).to.not.include(SECRET);
     expect(error.callCount).to.equal(1);
   });
@@ -219,7 +267,10 @@ describe('the ready timeout', () => {
     await ready;
     expect(el.status).to.equal('ready');
     expect(seen.map((d) => d.status)).to.deep.equal(['loading', 'error', 'ready']);
-    expect((await peerReport(windowOf(el))).map((r) => r.data.payload)).to.deep.equal([{ scheme: 'dark' }, { path: '/late' }]);
+    expect((await peerReport(windowOf(el))).map((r) => r.data.payload)).to.deep.equal([
+      { scheme: 'dark' },
+      { path: '/late' },
+    ]);
   });
 
   it('defaults to 15 s and starts when the iframe is created; 0 turns it off (fake clock)', async () => {
@@ -334,7 +385,10 @@ describe('svc-action', () => {
     const report = await peerReport(windowOf(el));
     expect(actions.map((e) => e.detail)).to.deep.equal(report.map(({ data }) => omit(data, 'source', 'direction')));
     expect(actions.map((e) => e.detail.type)).to.deep.equal([
-      'svc:action:set-color-scheme', 'svc:action:navigate', 'svc:action:set-locale', 'svc:action:refresh',
+      'svc:action:set-color-scheme',
+      'svc:action:navigate',
+      'svc:action:set-locale',
+      'svc:action:refresh',
     ]);
     expect(actions.every((e) => e.bubbles && e.composed)).to.equal(true);
   });
@@ -348,7 +402,11 @@ describe('debug', () => {
 
   it('logs events, actions, rejections, status changes and the URL with the session masked', async () => {
     const debug = sinon.stub(console, 'debug');
-    const { el, ready } = embed({ src: peerUrl(tenant, 'dashboard', `&session=${SECRET}`), debug: '', 'color-scheme': 'dark' });
+    const { el, ready } = embed({
+      src: peerUrl(tenant, 'dashboard', `&session=${SECRET}`),
+      debug: '',
+      'color-scheme': 'dark',
+    });
     await ready;
     await peerPost(windowOf(el), [envelope('svc:event:download', { format: 'exe', target: 'widget' })]);
     const lines = debug.args.map((a) => a.map((x) => (typeof x === 'string' ? x : JSON.stringify(x))).join(' '));

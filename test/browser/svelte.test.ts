@@ -18,7 +18,11 @@ async function mount(props: Omit<EmbedProps, 'src' | 'theme' | 'onready'>, serve
     await root.querySelector('svc-embed')!.updateComplete;
   }
   const before = root.querySelector('svc-embed');
-  unmount = mountSvelte(root, { src, theme, onready: onReady, ...props }, serverHtml === undefined ? 'mount' : 'hydrate');
+  unmount = mountSvelte(
+    root,
+    { src, theme, onready: onReady, ...props },
+    serverHtml === undefined ? 'mount' : 'hydrate',
+  );
   const el = root.querySelector('svc-embed')!;
   if (before) expect(el).to.equal(before, 'hydrated in place, not replaced');
   return { el, event: await event };
@@ -41,7 +45,9 @@ describe('Svelte', () => {
   }
 
   it('rendered on the server, then hydrated: theme="[object Object]" is ignored silently, the property wins', async () => {
-    const res = await fetch(`/__frameworks/ssr/svelte?props=${encodeURIComponent(JSON.stringify({ src, theme, allowExport: false }))}`);
+    const res = await fetch(
+      `/__frameworks/ssr/svelte?props=${encodeURIComponent(JSON.stringify({ src, theme, allowExport: false }))}`,
+    );
     const html = await res.text();
     expect(res.status, html).to.equal(200);
     // What SvelteKit writes for an object: the text of the object.

@@ -59,7 +59,12 @@ describe('README: testing your integration, the unit test', () => {
       it: (name: string, body: () => unknown) => tests.push([[...prefix, name].join(' '), body]),
       afterEach: (hook: () => unknown) => afterEachHooks.push(hook),
     };
-    await new AsyncFunction('modules', 'describe', 'it', 'afterEach', asBody(test, modules))(modules, shims.describe, shims.it, shims.afterEach);
+    await new AsyncFunction('modules', 'describe', 'it', 'afterEach', asBody(test, modules))(
+      modules,
+      shims.describe,
+      shims.it,
+      shims.afterEach,
+    );
     expect(tests.map(([name]) => name)).to.deep.equal(['<export-panel> shows the export and refreshes the embed']);
     for (const [, body] of tests) {
       try {

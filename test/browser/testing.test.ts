@@ -7,14 +7,29 @@ import type { PeerMessage, SvcDetail } from './helpers.js';
 import { buildEvent, filterParam } from '../../src/index.js';
 import type { EventPayloadMap, EventType, SvcEmbedElement, Surface } from '../../src/index.js';
 import {
-  READY_DEFAULTS, emitEvent, emitReady, mountTestEmbed, recordActions, testEmbedSrc,
+  READY_DEFAULTS,
+  emitEvent,
+  emitReady,
+  mountTestEmbed,
+  recordActions,
+  testEmbedSrc,
 } from '../../src/testing/index.js';
 import { framePoster } from '../../src/testing/frame.js';
 import { literal } from '../support/literal.mjs';
 
 const DOM_EVENTS = [
-  'svc-ready', 'svc-view', 'svc-navigate', 'svc-dashboard-loaded', 'svc-download', 'svc-drilldown', 'svc-ai-query',
-  'svc-error', 'svc-message-rejected', 'svc-config-error', 'svc-status', 'svc-action',
+  'svc-ready',
+  'svc-view',
+  'svc-navigate',
+  'svc-dashboard-loaded',
+  'svc-download',
+  'svc-drilldown',
+  'svc-ai-query',
+  'svc-error',
+  'svc-message-rejected',
+  'svc-config-error',
+  'svc-status',
+  'svc-action',
 ] as const;
 
 /** Every svc-* event dispatched on `el`, by name and detail, in order. */
@@ -49,16 +64,20 @@ function frameInbox(el: SvcEmbedElement) {
   let posted = 0;
   return {
     received,
-    settled: () => new Promise<void>((resolve) => {
-      waiting.push([++posted, resolve]);
-      win.postMessage('inbox-mark', location.origin);
-    }),
+    settled: () =>
+      new Promise<void>((resolve) => {
+        waiting.push([++posted, resolve]);
+        win.postMessage('inbox-mark', location.origin);
+      }),
   };
 }
 
 /** Asserts that `promise` rejects with an instance of `type` whose message matches `pattern`. */
 async function rejects(promise: Promise<unknown>, type: ErrorConstructor | TypeErrorConstructor, pattern: RegExp) {
-  const outcome = await promise.then((value) => ({ value }), (error: Error) => ({ error }));
+  const outcome = await promise.then(
+    (value) => ({ value }),
+    (error: Error) => ({ error }),
+  );
   if (!('error' in outcome)) throw new Error(`expected a rejection, got ${String(outcome.value)}`);
   expect(outcome.error).to.be.instanceOf(type);
   expect(outcome.error.message).to.match(pattern);
@@ -90,7 +109,7 @@ describe('svc-embed/testing', () => {
   });
 
   describe('mountTestEmbed', () => {
-    it('appends an element whose frame is a document of this page\'s origin, loading, not ready', async () => {
+    it("appends an element whose frame is a document of this page's origin, loading, not ready", async () => {
       const el = await mountTestEmbed({ attributes: { 'color-scheme': 'dark', 'ready-timeout': '0' } });
       expect(el.isConnected).to.equal(true);
       expect(el.parentNode).to.equal(document.body);
@@ -144,7 +163,10 @@ describe('svc-embed/testing', () => {
         const before = seen.length;
         const event = await emitEvent(el, type, payload);
         const own = seen.slice(before).filter((e) => e.name !== 'svc-status' && e.name !== 'svc-action');
-        expect(own.map((e) => e.name), type).to.deep.equal([`svc-${type.slice(10)}`]);
+        expect(
+          own.map((e) => e.name),
+          type,
+        ).to.deep.equal([`svc-${type.slice(10)}`]);
         expect(event.type).to.equal(own[0].name);
         expect(event.detail).to.equal(own[0].detail);
         expect(event.detail.type).to.equal(type);
@@ -197,7 +219,10 @@ describe('svc-embed/testing', () => {
     }
 
     it('throws a TypeError for something that is not an <svc-embed>', () => {
-      expect(() => emitEvent(document.createElement('div') as never, 'svc:event:navigate', { path: '/' })).to.throw(TypeError, /<svc-embed>/);
+      expect(() => emitEvent(document.createElement('div') as never, 'svc:event:navigate', { path: '/' })).to.throw(
+        TypeError,
+        /<svc-embed>/,
+      );
     });
 
     it('rejects, naming the fix, for an element without a frame', async () => {
@@ -216,7 +241,11 @@ describe('svc-embed/testing', () => {
       const { el, ready } = embed();
       await ready;
       const seen = record(el);
-      await rejects(emitReady(el), Error, new RegExp(`frame is on ${tenant}, not on this page's origin[\\s\\S]*mountTestEmbed\\(\\)`));
+      await rejects(
+        emitReady(el),
+        Error,
+        new RegExp(`frame is on ${tenant}, not on this page's origin[\\s\\S]*mountTestEmbed\\(\\)`),
+      );
       await rejects(emitEvent(el, 'svc:event:navigate', { path: '/' }), Error, /src on this page's origin/);
       expect(seen).to.deep.equal([]);
     });
@@ -226,9 +255,13 @@ describe('svc-embed/testing', () => {
       const seen = record(el);
       // Both are posted before either arrives. The first one's listener changes the URL, which ends the
       // session at once: the second one comes from a frame that no longer counts.
-      el.addEventListener('svc-view', () => {
-        el.src = `${testEmbedSrc()}&renewed=1`;
-      }, { once: true });
+      el.addEventListener(
+        'svc-view',
+        () => {
+          el.src = `${testEmbedSrc()}&renewed=1`;
+        },
+        { once: true },
+      );
       const first = emitEvent(el, 'svc:event:view', { surface: 'dashboard', path: '/first' });
       const second = emitEvent(el, 'svc:event:navigate', { path: '/second' });
       expect((await first).detail.payload.path).to.equal('/first');
@@ -243,17 +276,31 @@ describe('svc-embed/testing', () => {
       const seen = record(el);
       const event = await emitReady(el);
       expect(event.detail.payload).to.deep.equal(READY_DEFAULTS);
-      expect(READY_DEFAULTS).to.deep.equal({ embedTenant: 'test', deploymentId: 1, mode: 'signed', surface: 'dashboard' });
+      expect(READY_DEFAULTS).to.deep.equal({
+        embedTenant: 'test',
+        deploymentId: 1,
+        mode: 'signed',
+        surface: 'dashboard',
+      });
       expect(event.detail.surface).to.equal('dashboard');
-      expect(seen.map((e) => [e.name, e.detail.status ?? e.detail.type])).to.deep.equal([['svc-status', 'ready'], ['svc-ready', 'svc:event:ready']]);
+      expect(seen.map((e) => [e.name, e.detail.status ?? e.detail.type])).to.deep.equal([
+        ['svc-status', 'ready'],
+        ['svc-ready', 'svc:event:ready'],
+      ]);
       expect(el.status).to.equal('ready');
       expect(await el.whenReady()).to.equal(event.detail);
     });
 
-    it('lays the given fields over the defaults; the envelope takes the payload\'s surface', async () => {
+    it("lays the given fields over the defaults; the envelope takes the payload's surface", async () => {
       const el = await mountTestEmbed();
       const event = await emitReady(el, { mode: 'private', embedTenant: null, surface: 'chat', publicId: 'p9' });
-      expect(event.detail.payload).to.deep.equal({ embedTenant: null, deploymentId: 1, mode: 'private', surface: 'chat', publicId: 'p9' });
+      expect(event.detail.payload).to.deep.equal({
+        embedTenant: null,
+        deploymentId: 1,
+        mode: 'private',
+        surface: 'chat',
+        publicId: 'p9',
+      });
       expect(event.detail.surface).to.equal('chat');
     });
 
@@ -266,7 +313,7 @@ describe('svc-embed/testing', () => {
   });
 
   describe('recordActions', () => {
-    it('records exactly what the frame received, in order, from this page\'s origin', async () => {
+    it("records exactly what the frame received, in order, from this page's origin", async () => {
       const el = await mountTestEmbed({ attributes: { 'color-scheme': 'dark', locale: 'de-DE' } });
       const inbox = frameInbox(el);
       const actions = recordActions(el);
@@ -282,10 +329,17 @@ describe('svc-embed/testing', () => {
       await inbox.settled();
 
       expect(actions.map((a) => a.type)).to.deep.equal([
-        'svc:action:set-theme', 'svc:action:set-color-scheme', 'svc:action:set-locale', 'svc:action:set-filter',
-        'svc:action:navigate', 'svc:action:refresh', 'svc:action:set-color-scheme',
+        'svc:action:set-theme',
+        'svc:action:set-color-scheme',
+        'svc:action:set-locale',
+        'svc:action:set-filter',
+        'svc:action:navigate',
+        'svc:action:refresh',
+        'svc:action:set-color-scheme',
       ]);
-      expect(inbox.received.map((r) => r.data)).to.deep.equal(actions.map((a) => ({ source: 'svc-embed', direction: 'action', ...a })));
+      expect(inbox.received.map((r) => r.data)).to.deep.equal(
+        actions.map((a) => ({ source: 'svc-embed', direction: 'action', ...a })),
+      );
       expect(inbox.received.every((r) => r.origin === location.origin && r.fromPage)).to.equal(true);
       expect(Object.keys(actions)).to.deep.equal(['0', '1', '2', '3', '4', '5', '6']);
     });
@@ -300,7 +354,10 @@ describe('svc-embed/testing', () => {
       // Every ready re-sends the state: the theme as it was set.
       await emitReady(el);
       await inbox.settled();
-      expect(inbox.received.map((r) => r.data.payload)).to.deep.equal([{ primaryColor: '#000000' }, { primaryColor: '#000000' }]);
+      expect(inbox.received.map((r) => r.data.payload)).to.deep.equal([
+        { primaryColor: '#000000' },
+        { primaryColor: '#000000' },
+      ]);
     });
 
     it('stop() ends the recording; another record goes on', async () => {
@@ -330,7 +387,7 @@ describe('svc-embed/testing', () => {
   });
 
   describe('the poster', () => {
-    it('posts as the frame: the frame\'s window and this page\'s origin; the page calling the same method posts as the page', async () => {
+    it("posts as the frame: the frame's window and this page's origin; the page calling the same method posts as the page", async () => {
       const frame = await siblingFrame();
       const post = await framePoster(frame);
       const got: Array<[unknown, boolean, boolean, string]> = [];
@@ -347,7 +404,10 @@ describe('svc-embed/testing', () => {
         post({ n: 1 }, location.origin);
         frame.contentWindow!.parent.postMessage({ n: 2 }, location.origin);
       });
-      expect(got.sort((a, b) => Number(a[0]) - Number(b[0]))).to.deep.equal([[1, true, false, location.origin], [2, false, true, location.origin]]);
+      expect(got.sort((a, b) => Number(a[0]) - Number(b[0]))).to.deep.equal([
+        [1, true, false, location.origin],
+        [2, false, true, location.origin],
+      ]);
       expect(await framePoster(frame)).to.equal(post);
     });
   });

@@ -4,7 +4,17 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { chmodSync, closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  closeSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { createServer } from 'node:http';
 import { once } from 'node:events';
 import { tmpdir } from 'node:os';
@@ -21,7 +31,8 @@ const CSV_HEADER = 'type,userId,email,username,embedUserId,embedTenantName,exter
 const CHILD_LIMIT_MS = 120_000;
 /** What no terminal-bound output may hold: C0 (but tab, LF, CR), DEL, C1, line/paragraph separators, bidi controls. */
 // eslint-disable-next-line no-control-regex
-const UNSAFE_OUTPUT = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
+const UNSAFE_OUTPUT =
+  /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
 
 /** The environment without any SVC_* variable of the developer's shell. */
 function cleanEnv(extra) {
@@ -35,19 +46,25 @@ function runProcess(command, args, { env, cwd = root, timeout = CHILD_LIMIT_MS, 
     const child = spawn(command, args, { cwd, env, stdio: ['ignore', stdoutTo, 'pipe'], timeout });
     let stdout = '';
     let stderr = '';
-    child.stdout?.setEncoding('utf8').on('data', (d) => { stdout += d; });
-    child.stderr.setEncoding('utf8').on('data', (d) => { stderr += d; });
+    child.stdout?.setEncoding('utf8').on('data', (d) => {
+      stdout += d;
+    });
+    child.stderr.setEncoding('utf8').on('data', (d) => {
+      stderr += d;
+    });
     child.on('error', reject);
     child.on('close', (code, signal) => resolve({ code: signal ? signal : code, stdout, stderr }));
   });
 }
 
-const run = (args, env = {}, options = {}) => runProcess(process.execPath, [cli, ...args], { env: cleanEnv(env), ...options });
+const run = (args, env = {}, options = {}) =>
+  runProcess(process.execPath, [cli, ...args], { env: cleanEnv(env), ...options });
 
 /** Runs `jobs` (functions returning promises), a few at a time, keeping their order: a loaded machine is not made busier. */
 async function inBatches(jobs, size = 4) {
   const results = [];
-  for (let i = 0; i < jobs.length; i += size) results.push(...await Promise.all(jobs.slice(i, i + size).map((job) => job())));
+  for (let i = 0; i < jobs.length; i += size)
+    results.push(...(await Promise.all(jobs.slice(i, i + size).map((job) => job()))));
   return results;
 }
 
@@ -60,14 +77,30 @@ function parseCsv(text) {
   for (let i = 0; i < text.length; i++) {
     const ch = text[i];
     if (quoted) {
-      if (ch === '"' && text[i + 1] === '"') { cell += '"'; i++; } else if (ch === '"') quoted = false; else cell += ch;
+      if (ch === '"' && text[i + 1] === '"') {
+        cell += '"';
+        i++;
+      } else if (ch === '"') quoted = false;
+      else cell += ch;
     } else if (ch === '"') quoted = true;
-    else if (ch === ',') { row.push(cell); cell = ''; } else if (ch === '\r' && text[i + 1] === '\n') { /* CRLF: the \n ends it */ } else if (ch === '\n') { row.push(cell); rows.push(row); row = []; cell = ''; } else cell += ch;
+    else if (ch === ',') {
+      row.push(cell);
+      cell = '';
+    } else if (ch === '\r' && text[i + 1] === '\n') {
+      /* CRLF: the \n ends it */
+    } else if (ch === '\n') {
+      row.push(cell);
+      rows.push(row);
+      row = [];
+      cell = '';
+    } else cell += ch;
   }
-  if (cell !== '' || row.length) { row.push(cell); rows.push(row); }
+  if (cell !== '' || row.length) {
+    row.push(cell);
+    rows.push(row);
+  }
   return rows;
 }
-
 
 describe('svc-embed help and usage', () => {
   test('--help prints the commands and the exit codes on stdout, exit 0', async () => {
@@ -90,7 +123,13 @@ describe('svc-embed help and usage', () => {
     assert.equal(r.stdout, '');
     assert.match(r.stderr, /Usage: svc-embed/);
     const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
-    for (const args of [['--version'], ['-v'], ['recipients', '--version'], ['scim-users', '-v'], ['recipients', '--deployment', '1', '--version']]) {
+    for (const args of [
+      ['--version'],
+      ['-v'],
+      ['recipients', '--version'],
+      ['scim-users', '-v'],
+      ['recipients', '--deployment', '1', '--version'],
+    ]) {
       const v = await run(args);
       assert.equal(v.code, 0, `${args.join(' ')}: ${v.stderr}`);
       assert.equal(v.stdout, `${version}\n`);
@@ -108,40 +147,134 @@ describe('svc-embed help and usage', () => {
         [['recipients', '--notification', '1'], env, /--deployment is required/],
         [['recipients', '--deployment', '1'], env, /--notification is required/],
         [['recipients', '--deployment', 'abc', '--notification', '1'], env, /--deployment must be a positive integer/],
-        [['recipients', '--deployment', '0', '--notification', '1'], env, /--deployment must be a positive safe integer/],
-        [['recipients', '--deployment', '1', '--notification', '1', '--first', '500'], env, /--first must be an integer from 1 to 200/],
-        [['recipients', '--deployment', '1', '--notification', '1', '--format', 'xml'], env, /--format must be table, json or csv/],
+        [
+          ['recipients', '--deployment', '0', '--notification', '1'],
+          env,
+          /--deployment must be a positive safe integer/,
+        ],
+        [
+          ['recipients', '--deployment', '1', '--notification', '1', '--first', '500'],
+          env,
+          /--first must be an integer from 1 to 200/,
+        ],
+        [
+          ['recipients', '--deployment', '1', '--notification', '1', '--format', 'xml'],
+          env,
+          /--format must be table, json or csv/,
+        ],
         [['recipients', '--deployment', '1', '--notification', '1', '--bogus'], env, /unknown flag "--bogus"\n/],
-        [['recipients', '--deployment', '1', '--notifcation', '1'], env, /unknown flag "--notifcation"; did you mean --notification\?/],
-        [['recipients', '--deployment', '1', '--notification', '1', '--fromat', 'csv'], env, /unknown flag "--fromat"; did you mean --format\?/],
-        [['recipients', '--deploy', '1', '--notification', '1'], env, /unknown flag "--deploy"; did you mean --deployment\?/],
-        [['recipients', '--deployment', '1', '--notification', '1', '--format', 'jsno'], env, /--format must be table, json or csv; did you mean json\?/],
-        [['recipients', '--deployment', '1', '--deployment', '2', '--notification', '1'], env, /--deployment is given more than once/],
-        [['recipients', '--deployment=1', '--notification', '1', '--deployment=1'], env, /--deployment is given more than once/],
-        [['recipients', '--deployment', '1', '--notification', '1', '--format', 'csv', '--format', 'json'], env, /--format is given more than once/],
+        [
+          ['recipients', '--deployment', '1', '--notifcation', '1'],
+          env,
+          /unknown flag "--notifcation"; did you mean --notification\?/,
+        ],
+        [
+          ['recipients', '--deployment', '1', '--notification', '1', '--fromat', 'csv'],
+          env,
+          /unknown flag "--fromat"; did you mean --format\?/,
+        ],
+        [
+          ['recipients', '--deploy', '1', '--notification', '1'],
+          env,
+          /unknown flag "--deploy"; did you mean --deployment\?/,
+        ],
+        [
+          ['recipients', '--deployment', '1', '--notification', '1', '--format', 'jsno'],
+          env,
+          /--format must be table, json or csv; did you mean json\?/,
+        ],
+        [
+          ['recipients', '--deployment', '1', '--deployment', '2', '--notification', '1'],
+          env,
+          /--deployment is given more than once/,
+        ],
+        [
+          ['recipients', '--deployment=1', '--notification', '1', '--deployment=1'],
+          env,
+          /--deployment is given more than once/,
+        ],
+        [
+          ['recipients', '--deployment', '1', '--notification', '1', '--format', 'csv', '--format', 'json'],
+          env,
+          /--format is given more than once/,
+        ],
         [['scim-users', '--count', '5', '--count=6'], env, /--count is given more than once/],
-        [['scim-users', '--base-url', env.SVC_BASE_URL, '--base-url', env.SVC_BASE_URL], env, /--base-url is given more than once/],
+        [
+          ['scim-users', '--base-url', env.SVC_BASE_URL, '--base-url', env.SVC_BASE_URL],
+          env,
+          /--base-url is given more than once/,
+        ],
         [['recipients', '--deployment', '--notification', '1'], env, /--deployment needs a value/],
         [['recipients', '--deployment', '1', '--notification', '1', 'extra'], env, /unexpected argument "extra"/],
         [['recipients', '--deployment', '1', '--notification', '1', '--quiet=yes'], env, /--quiet takes no value/],
-        [['recipients', '--deployment', '1', '--notification', '1'], { SVC_BASE_URL: env.SVC_BASE_URL }, /SVC_API_TOKEN is not set/],
-        [['recipients', '--deployment', '1', '--notification', '1'], { SVC_API_TOKEN: 'cli-usage-token' }, /no base URL/],
-        [['recipients', '--deployment', '1', '--notification', '1', '--base-url', 'http://example.com/api'], env, /http: on a non-loopback host/],
-        [['recipients', '--deployment', '1', '--notification', '1'], { ...env, SVC_API_TOKEN: 'secret value\r\nX-Evil: 1' }, /SVC_API_TOKEN contains whitespace/],
-        [['recipients', '--deployment', '1', '--notification', '1'], { ...env, SVC_API_TOKEN: 'short' }, /SVC_API_TOKEN is too short \(5 characters\)/],
-        [['recipients', '--deployment', '1', '--notification', '1', '--base-url', `http://@${new URL(env.SVC_BASE_URL).host}/api`], env, /^svc-embed: --base-url must not contain user-info \(credentials go in SVC_API_TOKEN\)/],
-        [['recipients', '--deployment', '1', '--notification', '1'], { ...env, SVC_BASE_URL: 'ftp://example.com/api' }, /^svc-embed: SVC_BASE_URL must use https:/],
-        [['recipients', '--deployment', '1', '--notification', '1', '--base-url', 'not a url'], env, /^svc-embed: --base-url is not a valid URL/],
+        [
+          ['recipients', '--deployment', '1', '--notification', '1'],
+          { SVC_BASE_URL: env.SVC_BASE_URL },
+          /SVC_API_TOKEN is not set/,
+        ],
+        [
+          ['recipients', '--deployment', '1', '--notification', '1'],
+          { SVC_API_TOKEN: 'cli-usage-token' },
+          /no base URL/,
+        ],
+        [
+          ['recipients', '--deployment', '1', '--notification', '1', '--base-url', 'http://example.com/api'],
+          env,
+          /http: on a non-loopback host/,
+        ],
+        [
+          ['recipients', '--deployment', '1', '--notification', '1'],
+          { ...env, SVC_API_TOKEN: 'secret value\r\nX-Evil: 1' },
+          /SVC_API_TOKEN contains whitespace/,
+        ],
+        [
+          ['recipients', '--deployment', '1', '--notification', '1'],
+          { ...env, SVC_API_TOKEN: 'short' },
+          /SVC_API_TOKEN is too short \(5 characters\)/,
+        ],
+        [
+          [
+            'recipients',
+            '--deployment',
+            '1',
+            '--notification',
+            '1',
+            '--base-url',
+            `http://@${new URL(env.SVC_BASE_URL).host}/api`,
+          ],
+          env,
+          /^svc-embed: --base-url must not contain user-info \(credentials go in SVC_API_TOKEN\)/,
+        ],
+        [
+          ['recipients', '--deployment', '1', '--notification', '1'],
+          { ...env, SVC_BASE_URL: 'ftp://example.com/api' },
+          /^svc-embed: SVC_BASE_URL must use https:/,
+        ],
+        [
+          ['recipients', '--deployment', '1', '--notification', '1', '--base-url', 'not a url'],
+          env,
+          /^svc-embed: --base-url is not a valid URL/,
+        ],
         [['scim-users', '--auth-scheme', 'Basic'], env, /--auth-scheme must be Bearer or Api-Key/],
         [['scim-users', '--count', '0'], env, /--count must be a positive integer/],
         [['scim-users', '--deployment', '1'], env, /unknown flag "--deployment"/],
         [['recipients', '--\u001b[31mred\u202e', '1'], env, /unknown flag "--\?\[31mred\?"/],
-        [['scim-users', '--auth-scheme', 'api-key'], env, /--auth-scheme must be Bearer or Api-Key; did you mean Api-Key\?/],
+        [
+          ['scim-users', '--auth-scheme', 'api-key'],
+          env,
+          /--auth-scheme must be Bearer or Api-Key; did you mean Api-Key\?/,
+        ],
         [['scim-users', '--max-retries', '11'], env, /--max-retries must be an integer from 0 to 10/],
         [['scim-users', '--max-retries=-1'], env, /--max-retries must be an integer from 0 to 10/],
         [['scim-users', '--timeout', '0'], env, /--timeout must be a number of milliseconds/],
       ];
-      const results = await inBatches(cases.map(([args, e]) => () => run(args, e)));
+      const results = await inBatches(
+        cases.map(
+          ([args, e]) =>
+            () =>
+              run(args, e),
+        ),
+      );
       for (const [i, [args, , re]] of cases.entries()) {
         const r = results[i];
         assert.equal(r.code, 2, `${args.join(' ')}: ${r.stderr}`);
@@ -150,7 +283,11 @@ describe('svc-embed help and usage', () => {
         assert.equal(r.stdout, '');
         assert.ok(!r.stderr.includes('secret value'));
         assert.doesNotMatch(r.stderr, UNSAFE_OUTPUT, 'what the user typed is echoed neutralised');
-        assert.doesNotMatch(r.stderr, /baseUrl|maxRetries|timeoutMs|token option/, 'the client\'s option names are not the user\'s');
+        assert.doesNotMatch(
+          r.stderr,
+          /baseUrl|maxRetries|timeoutMs|token option/,
+          "the client's option names are not the user's",
+        );
       }
       assert.equal(srv.requests.length, 0);
     } finally {
@@ -180,7 +317,10 @@ describe('svc-embed against the simulated tenant', () => {
   });
 
   test('--format csv: a header row, then one row per recipient', async () => {
-    const r = await run(['recipients', '--deployment', '1', '--notification', '1', '--first', '200', '--format', 'csv', '-q'], env);
+    const r = await run(
+      ['recipients', '--deployment', '1', '--notification', '1', '--first', '200', '--format', 'csv', '-q'],
+      env,
+    );
     assert.equal(r.code, 0, r.stderr);
     assert.equal(r.stderr, '', '--quiet silences progress');
     assert.ok(r.stdout.startsWith(`${CSV_HEADER}\r\n`));
@@ -188,7 +328,10 @@ describe('svc-embed against the simulated tenant', () => {
     assert.deepEqual(header, CSV_HEADER.split(','));
     assert.equal(rows.length, 250);
     const asCsv = (item) => header.map((k) => (item[k] === null || item[k] === undefined ? '' : String(item[k])));
-    assert.deepEqual(rows, seeded().map((item) => asCsv(expectedRecipient(item))));
+    assert.deepEqual(
+      rows,
+      seeded().map((item) => asCsv(expectedRecipient(item))),
+    );
   });
 
   test('table (default): header, rule, one line per recipient', async () => {
@@ -208,15 +351,36 @@ describe('svc-embed against the simulated tenant', () => {
     const scimEnv = { ...env, SVC_API_TOKEN: 'demo-scim-token' };
     const r = await run(['scim-users', '--format', 'json', '--count', '50'], scimEnv);
     assert.equal(r.code, 0, r.stderr);
-    assert.deepEqual(JSON.parse(r.stdout).map((u) => u.id), SCIM_USERS.map((u) => u.id));
+    assert.deepEqual(
+      JSON.parse(r.stdout).map((u) => u.id),
+      SCIM_USERS.map((u) => u.id),
+    );
     assert.equal(r.stderr, 'svc-embed: 137 users\n', 'no page lines off a terminal');
     const csv = await run(['scim-users', '--auth-scheme', 'Api-Key', '--format', 'csv'], scimEnv);
     assert.equal(csv.code, 0, csv.stderr);
     const [header, ...rows] = parseCsv(csv.stdout);
-    assert.deepEqual(header, ['id', 'userName', 'externalId', 'displayName', 'givenName', 'familyName', 'email', 'active']);
+    assert.deepEqual(header, [
+      'id',
+      'userName',
+      'externalId',
+      'displayName',
+      'givenName',
+      'familyName',
+      'email',
+      'active',
+    ]);
     assert.equal(rows.length, 137);
     const u = SCIM_USERS[0];
-    assert.deepEqual(rows[0], [u.id, u.userName, u.externalId, u.displayName, u.name.givenName, u.name.familyName, u.userName, String(u.active)]);
+    assert.deepEqual(rows[0], [
+      u.id,
+      u.userName,
+      u.externalId,
+      u.displayName,
+      u.name.givenName,
+      u.name.familyName,
+      u.userName,
+      String(u.active),
+    ]);
   });
 
   test('exit codes: 401 → 3, 403 → 4, 404 → 5, with the status meaning and request id on stderr', async () => {
@@ -230,7 +394,10 @@ describe('svc-embed against the simulated tenant', () => {
       run(['scim-users'], env),
     ]);
     assert.equal(unauth.code, 3);
-    assert.match(unauth.stderr, /HTTP 401, the credential is missing, malformed or expired \[request id [0-9a-f-]{36}\]/);
+    assert.match(
+      unauth.stderr,
+      /HTTP 401, the credential is missing, malformed or expired \[request id [0-9a-f-]{36}\]/,
+    );
     assert.ok(!unauth.stderr.includes('not-a-key'));
     assert.equal(viewer.code, 4);
     assert.match(viewer.stderr, /not an admin/);
@@ -240,7 +407,10 @@ describe('svc-embed against the simulated tenant', () => {
     assert.equal(missing.code, 5);
     assert.match(missing.stderr, /HTTP 404, notification 20 is not in deployment 1/);
     assert.equal(scimAsAdmin.code, 4);
-    assert.match(scimAsAdmin.stderr, /HTTP 403, .*most likely a REST API key sent to the SCIM endpoint, which needs the SCIM token/);
+    assert.match(
+      scimAsAdmin.stderr,
+      /HTTP 403, .*most likely a REST API key sent to the SCIM endpoint, which needs the SCIM token/,
+    );
     assert.doesNotMatch(scimAsAdmin.stderr, /token is valid/);
     assert.match(scimAsAdmin.stderr, /This endpoint needs a SCIM token/);
     assert.match(scimAsAdmin.stderr, /\nhint: SVC_API_TOKEN must be the SCIM token/);
@@ -258,10 +428,11 @@ async function loopback(handle) {
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
   srv.origin = `http://127.0.0.1:${server.address().port}`;
-  srv.close = () => new Promise((resolve) => {
-    server.close(() => resolve());
-    server.closeAllConnections();
-  });
+  srv.close = () =>
+    new Promise((resolve) => {
+      server.close(() => resolve());
+      server.closeAllConnections();
+    });
   return srv;
 }
 
@@ -284,35 +455,50 @@ describe('svc-embed faults (loopback server)', () => {
   }
 
   test('503 on every attempt: retries on stderr, exit 7 after 3 requests', async () => {
-    await withServer((_req, res) => jsonRes(res, 503, { message: 'maintenance' }, { 'retry-after': '0' }), async (env, srv) => {
-      const r = await run(args, env);
-      assert.equal(r.code, 7, r.stderr);
-      assert.equal(srv.requests.length, 3);
-      assert.match(r.stderr, /HTTP 503 on \/v1\/deployments\/1\/notifications\/1\/recipients, retry 1 in 0\.0 s/);
-      assert.match(r.stderr, /failed: HTTP 503, service unavailable \(after 3 attempts\)/);
-    });
+    await withServer(
+      (_req, res) => jsonRes(res, 503, { message: 'maintenance' }, { 'retry-after': '0' }),
+      async (env, srv) => {
+        const r = await run(args, env);
+        assert.equal(r.code, 7, r.stderr);
+        assert.equal(srv.requests.length, 3);
+        assert.match(r.stderr, /HTTP 503 on \/v1\/deployments\/1\/notifications\/1\/recipients, retry 1 in 0\.0 s/);
+        assert.match(r.stderr, /failed: HTTP 503, service unavailable \(after 3 attempts\)/);
+      },
+    );
   });
 
   test('malformed JSON, a wrong shape or a cursor loop: exit 8 and no partial output', async () => {
-    await withServer((_req, res) => jsonRes(res, 200, '{"items": ['), async (env) => {
-      const r = await run([...args, '--format', 'json'], env);
-      assert.equal(r.code, 8);
-      assert.match(r.stderr, /not valid JSON/);
-      assert.equal(r.stdout, '');
-    });
-    await withServer((_req, res) => jsonRes(res, 200, { items: [{ type: 'USER', userId: 'seven' }] }), async (env) => {
-      const r = await run(args, env);
-      assert.equal(r.code, 8);
-      assert.match(r.stderr, /items\[0\]\.userId must be an integer or null/);
-    });
-    const loop = { items: [{ type: 'SLACK', channelId: 'C1' }], pageInfo: { hasNextPage: true, hasPreviousPage: false, endCursor: 'same' } };
-    await withServer((_req, res) => jsonRes(res, 200, loop), async (env, srv) => {
-      const r = await run([...args, '--format', 'json'], env);
-      assert.equal(r.code, 8);
-      assert.match(r.stderr, /repeats an earlier cursor/);
-      assert.equal(r.stdout, '');
-      assert.equal(srv.requests.length, 2);
-    });
+    await withServer(
+      (_req, res) => jsonRes(res, 200, '{"items": ['),
+      async (env) => {
+        const r = await run([...args, '--format', 'json'], env);
+        assert.equal(r.code, 8);
+        assert.match(r.stderr, /not valid JSON/);
+        assert.equal(r.stdout, '');
+      },
+    );
+    await withServer(
+      (_req, res) => jsonRes(res, 200, { items: [{ type: 'USER', userId: 'seven' }] }),
+      async (env) => {
+        const r = await run(args, env);
+        assert.equal(r.code, 8);
+        assert.match(r.stderr, /items\[0\]\.userId must be an integer or null/);
+      },
+    );
+    const loop = {
+      items: [{ type: 'SLACK', channelId: 'C1' }],
+      pageInfo: { hasNextPage: true, hasPreviousPage: false, endCursor: 'same' },
+    };
+    await withServer(
+      (_req, res) => jsonRes(res, 200, loop),
+      async (env, srv) => {
+        const r = await run([...args, '--format', 'json'], env);
+        assert.equal(r.code, 8);
+        assert.match(r.stderr, /repeats an earlier cursor/);
+        assert.equal(r.stdout, '');
+        assert.equal(srv.requests.length, 2);
+      },
+    );
   });
 
   test('a refused connection or a timeout: exit 6, each retry labelled with its cause', async () => {
@@ -324,139 +510,200 @@ describe('svc-embed faults (loopback server)', () => {
     assert.match(r.stderr, /network error \(ECONNREFUSED\) \(after 2 attempts\)/);
     // The server never answers. Whether or not a loaded machine gets the request to it within 100 ms,
     // the outcome is the same: two timeouts, the first one retried, and exit 6.
-    await withServer(() => {}, async (env, hung) => {
-      const t = await run([...args, '--timeout', '100', '--max-retries', '1'], env);
-      assert.equal(t.code, 6, t.stderr);
-      assert.match(t.stderr, /^svc-embed: timeout on \/v1\/deployments\/1\/notifications\/1\/recipients, retry 1 in \d+\.\d s\n/);
-      assert.doesNotMatch(t.stderr, /network error/);
-      assert.match(t.stderr, /no complete response within 100 ms \(after 2 attempts\)/);
-      assert.ok(hung.requests.length <= 2);
-    });
+    await withServer(
+      () => {},
+      async (env, hung) => {
+        const t = await run([...args, '--timeout', '100', '--max-retries', '1'], env);
+        assert.equal(t.code, 6, t.stderr);
+        assert.match(
+          t.stderr,
+          /^svc-embed: timeout on \/v1\/deployments\/1\/notifications\/1\/recipients, retry 1 in \d+\.\d s\n/,
+        );
+        assert.doesNotMatch(t.stderr, /network error/);
+        assert.match(t.stderr, /no complete response within 100 ms \(after 2 attempts\)/);
+        assert.ok(hung.requests.length <= 2);
+      },
+    );
   });
 
   test('Ctrl-C (SIGINT) aborts the request in flight: exit 130', async () => {
     let arrived;
-    const reached = new Promise((resolve) => { arrived = resolve; });
-    await withServer(() => arrived(), async (env, srv) => {
-      const child = spawn(process.execPath, [cli, ...args], { env: cleanEnv(env), stdio: ['ignore', 'pipe', 'pipe'], timeout: CHILD_LIMIT_MS });
-      let stderr = '';
-      child.stderr.setEncoding('utf8').on('data', (d) => { stderr += d; });
-      const closed = once(child, 'close');
-      // Order, not time: the request arrives first (or the CLI ended early, which fails below).
-      const first = await Promise.race([reached.then(() => 'request'), closed.then(() => 'closed')]);
-      assert.equal(first, 'request', `the CLI ended before sending its request: ${stderr}`);
-      child.kill('SIGINT');
-      const [code] = await closed;
-      assert.equal(code, 130);
-      assert.match(stderr, /svc-embed: interrupted/);
-      assert.equal(srv.requests.length, 1);
+    const reached = new Promise((resolve) => {
+      arrived = resolve;
     });
+    await withServer(
+      () => arrived(),
+      async (env, srv) => {
+        const child = spawn(process.execPath, [cli, ...args], {
+          env: cleanEnv(env),
+          stdio: ['ignore', 'pipe', 'pipe'],
+          timeout: CHILD_LIMIT_MS,
+        });
+        let stderr = '';
+        child.stderr.setEncoding('utf8').on('data', (d) => {
+          stderr += d;
+        });
+        const closed = once(child, 'close');
+        // Order, not time: the request arrives first (or the CLI ended early, which fails below).
+        const first = await Promise.race([reached.then(() => 'request'), closed.then(() => 'closed')]);
+        assert.equal(first, 'request', `the CLI ended before sending its request: ${stderr}`);
+        child.kill('SIGINT');
+        const [code] = await closed;
+        assert.equal(code, 130);
+        assert.match(stderr, /svc-embed: interrupted/);
+        assert.equal(srv.requests.length, 1);
+      },
+    );
   });
 
-  test('a Retry-After longer than the client waits: one request, then exit 7 giving the server\'s delay', async () => {
-    await withServer((_req, res) => jsonRes(res, 429, { message: 'slow down' }, { 'retry-after': '3600' }), async (env, srv) => {
-      const r = await run(args, env);
-      assert.equal(r.code, 7, r.stderr);
-      assert.equal(srv.requests.length, 1, 'not retried at the cap');
-      assert.doesNotMatch(r.stderr, /retry 1 in/);
-      assert.match(r.stderr, /HTTP 429, rate limited: too many requests; the server asks to retry in 3600 s, longer than the client waits \(30 s at most\), so it gives up now/);
-    });
+  test("a Retry-After longer than the client waits: one request, then exit 7 giving the server's delay", async () => {
+    await withServer(
+      (_req, res) => jsonRes(res, 429, { message: 'slow down' }, { 'retry-after': '3600' }),
+      async (env, srv) => {
+        const r = await run(args, env);
+        assert.equal(r.code, 7, r.stderr);
+        assert.equal(srv.requests.length, 1, 'not retried at the cap');
+        assert.doesNotMatch(r.stderr, /retry 1 in/);
+        assert.match(
+          r.stderr,
+          /HTTP 429, rate limited: too many requests; the server asks to retry in 3600 s, longer than the client waits \(30 s at most\), so it gives up now/,
+        );
+      },
+    );
   });
 
   test('a base URL that is not the API (a 404 that is not JSON): check the base URL first', async () => {
-    const page = (_req, res) => { res.writeHead(404, { 'content-type': 'text/html' }); res.end('<h1>Not Found</h1>'); };
+    const page = (_req, res) => {
+      res.writeHead(404, { 'content-type': 'text/html' });
+      res.end('<h1>Not Found</h1>');
+    };
     await withServer(page, async (env) => {
       for (const cmd of [args, ['scim-users']]) {
         const r = await run(cmd, { ...env, SVC_BASE_URL: new URL(env.SVC_BASE_URL).origin });
         assert.equal(r.code, 5, r.stderr);
-        assert.match(r.stderr, /^svc-embed: GET \S+ failed: HTTP 404, a non-JSON answer, so probably not the API: check the base URL first \(it usually ends in \/api\)/);
+        assert.match(
+          r.stderr,
+          /^svc-embed: GET \S+ failed: HTTP 404, a non-JSON answer, so probably not the API: check the base URL first \(it usually ends in \/api\)/,
+        );
         assert.doesNotMatch(r.stderr, /is not in deployment/);
       }
     });
   });
 
   test('a server echoing the token never gets it printed', async () => {
-    await withServer((req, res) => jsonRes(res, 401, { message: `bad ${req.headers.authorization}` }, { 'x-request-id': TOKEN }), async (env) => {
-      const r = await run(args, env);
-      assert.equal(r.code, 3);
-      assert.match(r.stderr, /bad Bearer \[REDACTED\]/);
-      assert.ok(!r.stderr.includes(TOKEN) && !r.stdout.includes(TOKEN));
-    });
+    await withServer(
+      (req, res) => jsonRes(res, 401, { message: `bad ${req.headers.authorization}` }, { 'x-request-id': TOKEN }),
+      async (env) => {
+        const r = await run(args, env);
+        assert.equal(r.code, 3);
+        assert.match(r.stderr, /bad Bearer \[REDACTED\]/);
+        assert.ok(!r.stderr.includes(TOKEN) && !r.stdout.includes(TOKEN));
+      },
+    );
   });
 
   test('CSV quoting, formula guard, unknown kinds kept; table and CSV neutralise controls, JSON escapes them', async () => {
     const items = [
       { type: 'USER', userId: 1, email: 'a,b@example.com', username: 'say "hi"' },
       { type: 'SLACK', channelId: 'C1', channelName: 'line1\nline2\rover' },
-      { type: 'EMBED_USER', embedUserId: 2, externalId: '=HYPERLINK("http://evil")', email: '@x', username: '\u001b[31mred\u0007' },
+      {
+        type: 'EMBED_USER',
+        embedUserId: 2,
+        externalId: '=HYPERLINK("http://evil")',
+        email: '@x',
+        username: '\u001b[31mred\u0007',
+      },
       { type: 'TEAMS', email: 'team@example.com', teamId: 'T1' },
       { type: 'USER', userId: 3, email: 'evil\u202egnp.exe', username: '\u009b31m\u2028x\u200f' },
       { type: 'USER', userId: 4, email: '\uff1dSUM(A1)', username: '-1+1' },
     ];
-    await withServer((_req, res) => jsonRes(res, 200, { items, pageInfo: null }), async (env) => {
-      const csv = await run([...args, '--format', 'csv'], env);
-      assert.equal(csv.code, 0, csv.stderr);
-      assert.doesNotMatch(csv.stdout.replace(/\r\n/g, ''), UNSAFE_OUTPUT, 'no raw control or bidi character in the CSV');
-      assert.doesNotMatch(csv.stdout.replace(/\r\n/g, ''), /[\r\n]/, 'line breaks only between records');
-      const [header, ...rows] = parseCsv(csv.stdout);
-      assert.equal(header.join(','), CSV_HEADER);
-      assert.equal(rows.length, 6);
-      const col = (row, name) => row[header.indexOf(name)];
-      assert.equal(col(rows[0], 'email'), 'a,b@example.com');
-      assert.equal(col(rows[0], 'username'), 'say "hi"');
-      assert.equal(col(rows[1], 'channelName'), 'line1?line2?over');
-      assert.equal(col(rows[2], 'externalId'), `'=HYPERLINK("http://evil")`);
-      assert.equal(col(rows[2], 'email'), `'@x`);
-      assert.equal(col(rows[2], 'username'), '?[31mred?');
-      assert.equal(col(rows[3], 'type'), 'TEAMS');
-      assert.equal(col(rows[3], 'email'), 'team@example.com');
-      assert.equal(col(rows[4], 'email'), 'evil?gnp.exe');
-      assert.equal(col(rows[4], 'username'), '?31m?x?');
-      assert.equal(col(rows[5], 'email'), `'\uff1dSUM(A1)`, 'a full-width = is a formula too');
-      assert.equal(col(rows[5], 'username'), `'-1+1`);
+    await withServer(
+      (_req, res) => jsonRes(res, 200, { items, pageInfo: null }),
+      async (env) => {
+        const csv = await run([...args, '--format', 'csv'], env);
+        assert.equal(csv.code, 0, csv.stderr);
+        assert.doesNotMatch(
+          csv.stdout.replace(/\r\n/g, ''),
+          UNSAFE_OUTPUT,
+          'no raw control or bidi character in the CSV',
+        );
+        assert.doesNotMatch(csv.stdout.replace(/\r\n/g, ''), /[\r\n]/, 'line breaks only between records');
+        const [header, ...rows] = parseCsv(csv.stdout);
+        assert.equal(header.join(','), CSV_HEADER);
+        assert.equal(rows.length, 6);
+        const col = (row, name) => row[header.indexOf(name)];
+        assert.equal(col(rows[0], 'email'), 'a,b@example.com');
+        assert.equal(col(rows[0], 'username'), 'say "hi"');
+        assert.equal(col(rows[1], 'channelName'), 'line1?line2?over');
+        assert.equal(col(rows[2], 'externalId'), `'=HYPERLINK("http://evil")`);
+        assert.equal(col(rows[2], 'email'), `'@x`);
+        assert.equal(col(rows[2], 'username'), '?[31mred?');
+        assert.equal(col(rows[3], 'type'), 'TEAMS');
+        assert.equal(col(rows[3], 'email'), 'team@example.com');
+        assert.equal(col(rows[4], 'email'), 'evil?gnp.exe');
+        assert.equal(col(rows[4], 'username'), '?31m?x?');
+        assert.equal(col(rows[5], 'email'), `'\uff1dSUM(A1)`, 'a full-width = is a formula too');
+        assert.equal(col(rows[5], 'username'), `'-1+1`);
 
-      const json = await run([...args, '--format', 'json'], env);
-      assert.doesNotMatch(json.stdout, UNSAFE_OUTPUT, 'JSON writes them as \\u escapes');
-      assert.match(json.stdout, /evil\\u202egnp\.exe/);
-      assert.deepEqual(JSON.parse(json.stdout)[3], items[3], 'an unknown kind comes out with its raw fields');
-      assert.equal(JSON.parse(json.stdout)[4].username, items[4].username, 'the escapes are the same JSON value');
+        const json = await run([...args, '--format', 'json'], env);
+        assert.doesNotMatch(json.stdout, UNSAFE_OUTPUT, 'JSON writes them as \\u escapes');
+        assert.match(json.stdout, /evil\\u202egnp\.exe/);
+        assert.deepEqual(JSON.parse(json.stdout)[3], items[3], 'an unknown kind comes out with its raw fields');
+        assert.equal(JSON.parse(json.stdout)[4].username, items[4].username, 'the escapes are the same JSON value');
 
-      const table = await run(args, env);
-      assert.equal(table.code, 0);
-      assert.doesNotMatch(table.stdout, UNSAFE_OUTPUT, 'no escape sequence reaches the terminal');
-      assert.match(table.stdout, /\?\[31mred\?/);
-      assert.match(table.stdout, /evil\?gnp\.exe/);
-      assert.match(table.stdout, /TEAMS \(unknown kind\)/);
-      assert.equal(table.stdout.trimEnd().split('\n').length, 2 + 6);
-    });
+        const table = await run(args, env);
+        assert.equal(table.code, 0);
+        assert.doesNotMatch(table.stdout, UNSAFE_OUTPUT, 'no escape sequence reaches the terminal');
+        assert.match(table.stdout, /\?\[31mred\?/);
+        assert.match(table.stdout, /evil\?gnp\.exe/);
+        assert.match(table.stdout, /TEAMS \(unknown kind\)/);
+        assert.equal(table.stdout.trimEnd().split('\n').length, 2 + 6);
+      },
+    );
   });
 
-  test('stdout that cannot be written (/dev/full): one line on stderr, exit 9, no success line', { skip: !existsSync('/dev/full') && 'no /dev/full' }, async () => {
-    await withServer((_req, res) => jsonRes(res, 200, { items: [{ type: 'SLACK', channelId: 'C1' }], pageInfo: null }), async (env) => {
-      for (const cmd of [args, [...args, '--format', 'json'], ['--help'], ['recipients', '--version']]) {
-        const full = openSync('/dev/full', 'w');
-        try {
-          const r = await run(cmd, env, { stdoutTo: full });
-          assert.equal(r.code, 9, `${cmd.join(' ')}: ${r.stderr}`);
-          assert.equal(r.stderr, 'svc-embed: cannot write to stdout: ENOSPC: no space left on device, write\n');
-        } finally {
-          closeSync(full);
-        }
-      }
-    });
-  });
+  test(
+    'stdout that cannot be written (/dev/full): one line on stderr, exit 9, no success line',
+    { skip: !existsSync('/dev/full') && 'no /dev/full' },
+    async () => {
+      await withServer(
+        (_req, res) => jsonRes(res, 200, { items: [{ type: 'SLACK', channelId: 'C1' }], pageInfo: null }),
+        async (env) => {
+          for (const cmd of [args, [...args, '--format', 'json'], ['--help'], ['recipients', '--version']]) {
+            const full = openSync('/dev/full', 'w');
+            try {
+              const r = await run(cmd, env, { stdoutTo: full });
+              assert.equal(r.code, 9, `${cmd.join(' ')}: ${r.stderr}`);
+              assert.equal(r.stderr, 'svc-embed: cannot write to stdout: ENOSPC: no space left on device, write\n');
+            } finally {
+              closeSync(full);
+            }
+          }
+        },
+      );
+    },
+  );
 
   test('a reader that went away (EPIPE) ends quietly with exit 0', async () => {
-    await withServer((_req, res) => jsonRes(res, 200, { items: [{ type: 'SLACK', channelId: 'C1' }], pageInfo: null }), async (env) => {
-      const child = spawn(process.execPath, [cli, ...args], { env: cleanEnv(env), stdio: ['ignore', 'pipe', 'pipe'], timeout: CHILD_LIMIT_MS });
-      // Closed before the CLI has even started: its one write meets a pipe without a reader.
-      child.stdout.destroy();
-      let stderr = '';
-      child.stderr.setEncoding('utf8').on('data', (d) => { stderr += d; });
-      const [code] = await once(child, 'close');
-      assert.equal(code, 0, stderr);
-      assert.equal(stderr, '');
-    });
+    await withServer(
+      (_req, res) => jsonRes(res, 200, { items: [{ type: 'SLACK', channelId: 'C1' }], pageInfo: null }),
+      async (env) => {
+        const child = spawn(process.execPath, [cli, ...args], {
+          env: cleanEnv(env),
+          stdio: ['ignore', 'pipe', 'pipe'],
+          timeout: CHILD_LIMIT_MS,
+        });
+        // Closed before the CLI has even started: its one write meets a pipe without a reader.
+        child.stdout.destroy();
+        let stderr = '';
+        child.stderr.setEncoding('utf8').on('data', (d) => {
+          stderr += d;
+        });
+        const [code] = await once(child, 'close');
+        assert.equal(code, 0, stderr);
+        assert.equal(stderr, '');
+      },
+    );
   });
 });
 
@@ -464,14 +711,27 @@ describe('svc-embed output, unit by unit (dist/cli)', () => {
   test('the table and CSV formatters take 200,000 rows (a spread into Math.max overflowed the stack)', async () => {
     const { toCsv, toTable } = await import('../../packages/api/dist/cli/format.js');
     const n = 200_000;
-    const rows = Array.from({ length: n }, (_, i) => ['USER', i, `u${i}@example.com`, i === n - 1 ? 'the-longest-name-of-all' : 'u']);
+    const rows = Array.from({ length: n }, (_, i) => [
+      'USER',
+      i,
+      `u${i}@example.com`,
+      i === n - 1 ? 'the-longest-name-of-all' : 'u',
+    ]);
     const table = toTable(['TYPE', 'ID', 'EMAIL', 'USERNAME'], rows);
     const lines = table.trimEnd().split('\n');
     assert.equal(lines.length, 2 + n);
-    assert.equal(lines[1], ['TYPE', String(n - 1), `u${n - 1}@example.com`, 'the-longest-name-of-all'].map((c) => '-'.repeat(c.length)).join('  '),
-      'widths come from every row, the last included');
+    assert.equal(
+      lines[1],
+      ['TYPE', String(n - 1), `u${n - 1}@example.com`, 'the-longest-name-of-all']
+        .map((c) => '-'.repeat(c.length))
+        .join('  '),
+      'widths come from every row, the last included',
+    );
     assert.equal(lines[2 + n - 1], `USER  ${n - 1}  u${n - 1}@example.com  the-longest-name-of-all`);
-    const csv = toCsv(['type', 'id'], rows.map(([type, id]) => ({ type, id })));
+    const csv = toCsv(
+      ['type', 'id'],
+      rows.map(([type, id]) => ({ type, id })),
+    );
     assert.equal(csv.split('\r\n').length, 1 + n + 1);
   });
 
@@ -479,8 +739,17 @@ describe('svc-embed output, unit by unit (dist/cli)', () => {
     const { toJson } = await import('../../packages/api/dist/cli/format.js');
     const { escapeUnsafeJson } = await import('../../packages/api/dist/text.js');
     const expected = (v) => Buffer.from(`${escapeUnsafeJson(JSON.stringify(v, null, 2))}\n`, 'utf8');
-    for (const text of ['plain ascii', 'a DEL \u007f alone', '\u009b31m', 'caf\u00e9 (safe, beyond ASCII)', 'line\u2028sep',
-      'bidi \u202e and \u2066', '\u{1f600} emoji', 'lone \ud800 surrogate', '']) {
+    for (const text of [
+      'plain ascii',
+      'a DEL \u007f alone',
+      '\u009b31m',
+      'caf\u00e9 (safe, beyond ASCII)',
+      'line\u2028sep',
+      'bidi \u202e and \u2066',
+      '\u{1f600} emoji',
+      'lone \ud800 surrogate',
+      '',
+    ]) {
       const value = [{ type: 'USER', username: text }, { key: text }];
       const bytes = toJson(value);
       assert.ok(bytes instanceof Uint8Array, text);
@@ -496,7 +765,10 @@ describe('svc-embed output, unit by unit (dist/cli)', () => {
     const written = { out: '', err: '' };
     const stream = (key) => ({
       write(chunk, cb) {
-        if (key === 'out' && failWith) { queueMicrotask(() => cb?.(Object.assign(new Error(`${failWith}: boom`), { code: failWith }))); return false; }
+        if (key === 'out' && failWith) {
+          queueMicrotask(() => cb?.(Object.assign(new Error(`${failWith}: boom`), { code: failWith })));
+          return false;
+        }
         written[key] += chunk;
         queueMicrotask(() => cb?.());
         return true;
@@ -505,7 +777,11 @@ describe('svc-embed output, unit by unit (dist/cli)', () => {
     return { io: makeIo({ stdout: stream('out'), stderr: stream('err'), stderrIsTty: tty, env }), written };
   }
 
-  const pages = [{ page: 1, pageItems: 100, received: 100 }, { page: 2, pageItems: 100, received: 200 }, { page: 3, pageItems: 50, received: 250 }];
+  const pages = [
+    { page: 1, pageItems: 100, received: 100 },
+    { page: 2, pageItems: 100, received: 200 },
+    { page: 3, pageItems: 50, received: 250 },
+  ];
 
   test('progress on a terminal: redrawn in place with a carriage return, never an escape sequence', async () => {
     const { progress } = await import('../../packages/api/dist/cli/progress.js');
@@ -519,28 +795,39 @@ describe('svc-embed output, unit by unit (dist/cli)', () => {
       // eslint-disable-next-line no-control-regex -- ESC is the character the test looks for
       assert.doesNotMatch(written.err, /\x1b/, JSON.stringify(env));
       const line = 'svc-embed: page 4, 251 recipients so far';
-      assert.equal(written.err, [
-        '\rsvc-embed: page 2, 200 recipients so far',
-        '\rsvc-embed: page 3, 250 recipients so far',
-        // A notice first blanks the status line out, with spaces.
-        `\r${' '.repeat(line.length)}\rsvc-embed: timeout on /v1/x, retry 1 in 1.5 s\n`,
-        `\r${line}`,
-        `\r${' '.repeat(line.length)}\rsvc-embed: 251 recipients\n`,
-      ].join(''));
+      assert.equal(
+        written.err,
+        [
+          '\rsvc-embed: page 2, 200 recipients so far',
+          '\rsvc-embed: page 3, 250 recipients so far',
+          // A notice first blanks the status line out, with spaces.
+          `\r${' '.repeat(line.length)}\rsvc-embed: timeout on /v1/x, retry 1 in 1.5 s\n`,
+          `\r${line}`,
+          `\r${' '.repeat(line.length)}\rsvc-embed: 251 recipients\n`,
+        ].join(''),
+      );
     }
   });
 
   test('progress off a terminal or on TERM=dumb: only retry notices and the summary; --quiet: nothing', async () => {
     const { progress } = await import('../../packages/api/dist/cli/progress.js');
-    for (const [tty, env] of [[false, { TERM: 'xterm' }], [true, { TERM: 'dumb' }], [false, {}]]) {
+    for (const [tty, env] of [
+      [false, { TERM: 'xterm' }],
+      [true, { TERM: 'dumb' }],
+      [false, {}],
+    ]) {
       const { io, written } = await fakeIo({ tty, env });
       const show = progress(io, false, 'users');
       for (const p of pages) show.page({ ...p, total: 250 });
       show.retry({ retry: 1, delayMs: 500, status: 503, code: 'HTTP_ERROR', path: '/scim/v2/Users?startIndex=101' });
       show.retry({ retry: 2, delayMs: 1000, status: 0, code: 'NETWORK_ERROR', path: '/scim/v2/Users?startIndex=101' });
       show.done(250);
-      assert.equal(written.err, 'svc-embed: HTTP 503 on /scim/v2/Users, retry 1 in 0.5 s\n'
-        + 'svc-embed: network error on /scim/v2/Users, retry 2 in 1.0 s\nsvc-embed: 250 users\n', `${tty} ${JSON.stringify(env)}`);
+      assert.equal(
+        written.err,
+        'svc-embed: HTTP 503 on /scim/v2/Users, retry 1 in 0.5 s\n' +
+          'svc-embed: network error on /scim/v2/Users, retry 2 in 1.0 s\nsvc-embed: 250 users\n',
+        `${tty} ${JSON.stringify(env)}`,
+      );
     }
     for (const tty of [true, false]) {
       const { io, written } = await fakeIo({ tty, env: { TERM: 'xterm' } });
@@ -577,8 +864,14 @@ describe('README examples (section "REST and SCIM client")', () => {
   /** The fenced blocks of the section that a comment marks as run by this file. */
   function blocks(lang) {
     const readme = readFileSync(join(root, 'README.md'), 'utf8');
-    const section = readme.slice(readme.indexOf('## REST and SCIM client\n'), readme.indexOf('## Simulated tenant and demo\n'));
-    const re = new RegExp(`<!-- Run by test/node/api-cli\\.test\\.mjs[^>]*-->\\n\`\`\`${lang}\\n([\\s\\S]*?)\`\`\``, 'g');
+    const section = readme.slice(
+      readme.indexOf('## REST and SCIM client\n'),
+      readme.indexOf('## Simulated tenant and demo\n'),
+    );
+    const re = new RegExp(
+      `<!-- Run by test/node/api-cli\\.test\\.mjs[^>]*-->\\n\`\`\`${lang}\\n([\\s\\S]*?)\`\`\``,
+      'g',
+    );
     return [...section.matchAll(re)].map((m) => m[1]);
   }
 
@@ -589,7 +882,11 @@ describe('README examples (section "REST and SCIM client")', () => {
     assert.equal(expected.length, 4);
     // Run as written: the package resolves itself by name from the repository root.
     const r = await runProcess(process.execPath, ['--input-type=module', '-e', code], {
-      env: cleanEnv({ SVC_BASE_URL: `${tenant.origin}/api`, SVC_API_TOKEN: 'demo-admin-key', SVC_SCIM_TOKEN: 'demo-scim-token' }),
+      env: cleanEnv({
+        SVC_BASE_URL: `${tenant.origin}/api`,
+        SVC_API_TOKEN: 'demo-admin-key',
+        SVC_SCIM_TOKEN: 'demo-scim-token',
+      }),
     });
     assert.equal(r.code, 0, r.stderr);
     assert.deepEqual(r.stdout.trimEnd().split('\n'), expected);
@@ -606,9 +903,12 @@ describe('README examples (section "REST and SCIM client")', () => {
     chmodSync(join(bin, 'svc-embed'), 0o755);
     // The README runs it as `npx svc-embed`; here the `svc-embed` on PATH stands in, so nothing is fetched.
     assert.match(script, /^npx svc-embed /m);
-    const local = script.replace(documented, `export SVC_BASE_URL=${tenant.origin}/api`).replaceAll('npx svc-embed ', 'svc-embed ');
+    const local = script
+      .replace(documented, `export SVC_BASE_URL=${tenant.origin}/api`)
+      .replaceAll('npx svc-embed ', 'svc-embed ');
     const r = await runProcess('sh', ['-e', '-c', local], {
-      cwd: dir, env: cleanEnv({ PATH: `${bin}:${process.env.PATH}` }),
+      cwd: dir,
+      env: cleanEnv({ PATH: `${bin}:${process.env.PATH}` }),
     });
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stdout, /^TYPE\s+ID/);

@@ -21,7 +21,8 @@ function pagedFetch(pages, { failOn } = {}) {
   const fetch = async (url) => {
     calls.push(new URL(url));
     const n = calls.length - 1;
-    if (n === failOn) return new Response('{"message":"boom"}', { status: 500, headers: { 'content-type': 'application/json' } });
+    if (n === failOn)
+      return new Response('{"message":"boom"}', { status: 500, headers: { 'content-type': 'application/json' } });
     const last = n === pages.length - 1;
     return json({ items: pages[n].map(user), pageInfo: info(!last, last ? null : `c${n + 1}`) });
   };
@@ -34,7 +35,10 @@ const values = (results) => results.map((r) => (r.done ? 'done' : r.value.userId
 
 describe('the item iterators behave as async generators', () => {
   test('no request before the first next(); concurrent next() calls answer in order, each item once', async () => {
-    const fetch = pagedFetch([[1, 2], [3, 4]]);
+    const fetch = pagedFetch([
+      [1, 2],
+      [3, 4],
+    ]);
     const it = client(fetch).recipients(ids);
     assert.equal(fetch.calls.length, 0);
     assert.equal(it[Symbol.asyncIterator](), it);
@@ -109,17 +113,28 @@ describe('the item iterators behave as async generators', () => {
       scimCalls.push(start);
       const all = ['a', 'b', 'c'];
       const Resources = all.slice(start - 1, start + 1).map((id) => ({ id, userName: `${id}@example.com` }));
-      return new Response(JSON.stringify({ schemas: [SCIM_LIST], totalResults: 3, startIndex: start, itemsPerPage: Resources.length, Resources }),
-        { headers: { 'content-type': 'application/scim+json' } });
+      return new Response(
+        JSON.stringify({
+          schemas: [SCIM_LIST],
+          totalResults: 3,
+          startIndex: start,
+          itemsPerPage: Resources.length,
+          Resources,
+        }),
+        { headers: { 'content-type': 'application/scim+json' } },
+      );
     };
     const users = client(scimFetch).scim.users({ count: 2 });
     const results = await Promise.all([users.next(), users.next(), users.next(), users.next()]);
-    assert.deepEqual(results.map((r) => (r.done ? 'done' : r.value.id)), ['a', 'b', 'c', 'done']);
+    assert.deepEqual(
+      results.map((r) => (r.done ? 'done' : r.value.id)),
+      ['a', 'b', 'c', 'done'],
+    );
     assert.deepEqual(scimCalls, [1, 3]);
   });
 });
 
-describe('PageItems.all, the CLI\'s whole listing a page at a time, collects what for await collects', () => {
+describe("PageItems.all, the CLI's whole listing a page at a time, collects what for await collects", () => {
   test('the same items in the same order, the same requests; after it, only done', async () => {
     const pages = [[1, 2], [], [3, 4, 5], [6]];
     const viaLoop = pagedFetch(pages);
@@ -129,7 +144,10 @@ describe('PageItems.all, the CLI\'s whole listing a page at a time, collects wha
     const it = client(viaAll).recipients(ids);
     const all = await PageItems.all(it);
     assert.deepEqual(all, looped);
-    assert.deepEqual(all.map((r) => r.userId), [1, 2, 3, 4, 5, 6]);
+    assert.deepEqual(
+      all.map((r) => r.userId),
+      [1, 2, 3, 4, 5, 6],
+    );
     assert.deepEqual(viaAll.calls.map(String), viaLoop.calls.map(String));
     assert.deepEqual(await it.next(), { value: undefined, done: true });
   });
@@ -140,7 +158,10 @@ describe('PageItems.all, the CLI\'s whole listing a page at a time, collects wha
     assert.equal((await it.next()).value.userId, 1);
     const [second, rest] = await Promise.all([it.next(), PageItems.all(it)]);
     assert.equal(second.value.userId, 2);
-    assert.deepEqual(rest.map((r) => r.userId), [3, 4]);
+    assert.deepEqual(
+      rest.map((r) => r.userId),
+      [3, 4],
+    );
   });
 
   test('a failing page rejects with its error, and the iteration is then done', async () => {
@@ -152,7 +173,10 @@ describe('PageItems.all, the CLI\'s whole listing a page at a time, collects wha
   });
 
   test('any other async iterable is read item by item', async () => {
-    async function* gen() { yield 'a'; yield ['b']; }
+    async function* gen() {
+      yield 'a';
+      yield ['b'];
+    }
     assert.deepEqual(await PageItems.all(gen()), ['a', ['b']]);
   });
 });
@@ -168,12 +192,24 @@ describe('recipient fields are own properties only', () => {
         { type: 'EMBED_USER', embedUserId: 2, email: 'e@example.com', username: 'e' },
       ];
       const res = await client(async () => json({ items, pageInfo: null })).listRecipients(ids);
-      assert.deepEqual(res.items.map((r) => ({ ...r })), [
-        { type: 'USER', userId: 1, email: null, username: null },
-        { type: 'SLACK', channelId: 'C1', channelName: null, username: null },
-        { type: 'EMBED_USER', embedUserId: 2, embedTenantName: null, externalId: null, email: 'e@example.com', username: 'e' },
-      ]);
-      const err = await client(async () => json({ items: [{ userId: 1 }], pageInfo: null })).listRecipients(ids).catch((e) => e);
+      assert.deepEqual(
+        res.items.map((r) => ({ ...r })),
+        [
+          { type: 'USER', userId: 1, email: null, username: null },
+          { type: 'SLACK', channelId: 'C1', channelName: null, username: null },
+          {
+            type: 'EMBED_USER',
+            embedUserId: 2,
+            embedTenantName: null,
+            externalId: null,
+            email: 'e@example.com',
+            username: 'e',
+          },
+        ],
+      );
+      const err = await client(async () => json({ items: [{ userId: 1 }], pageInfo: null }))
+        .listRecipients(ids)
+        .catch((e) => e);
       assert.equal(err.code, 'INVALID_RESPONSE');
       assert.equal(err.field, 'items[0].type');
     } finally {
@@ -183,52 +219,81 @@ describe('recipient fields are own properties only', () => {
 
   test('an own "__proto__" key of a known kind is neither a field nor the prototype', async () => {
     const body = '{"items":[{"type":"USER","userId":1,"__proto__":{"email":"x@example.com"}}],"pageInfo":null}';
-    const res = await client(async () => new Response(body, { headers: { 'content-type': 'application/json' } })).listRecipients(ids);
+    const res = await client(
+      async () => new Response(body, { headers: { 'content-type': 'application/json' } }),
+    ).listRecipients(ids);
     assert.deepEqual({ ...res.items[0] }, { type: 'USER', userId: 1, email: null, username: null });
     assert.equal(Object.getPrototypeOf(res.items[0]), Object.prototype);
   });
 
   test('the first bad field in declaration order is the one named, with its item index', async () => {
     const items = [user(1), { type: 'SLACK', email: 5, channelName: 6 }, { type: 'USER', userId: 1.5 }];
-    const err = await client(async () => json({ items, pageInfo: null })).listRecipients(ids).catch((e) => e);
+    const err = await client(async () => json({ items, pageInfo: null }))
+      .listRecipients(ids)
+      .catch((e) => e);
     assert.equal(err.field, 'items[1].email');
     assert.match(err.message, /items\[1\]\.email must be a string or null/);
-    const err2 = await client(async () => json({ items: [user(1), user(2), { type: 'USER', userId: 1.5 }], pageInfo: null }))
-      .listRecipients(ids).catch((e) => e);
+    const err2 = await client(async () =>
+      json({ items: [user(1), user(2), { type: 'USER', userId: 1.5 }], pageInfo: null }),
+    )
+      .listRecipients(ids)
+      .catch((e) => e);
     assert.equal(err2.field, 'items[2].userId');
   });
 });
 
 describe('response bodies in one read or in many', () => {
   test('a body in many small chunks, with characters split between chunks, decodes as one', async () => {
-    const text = JSON.stringify({ items: Array.from({ length: 50 }, (_, i) => ({ type: 'SLACK', channelName: `kanal-ø-€-😀-${i}` })), pageInfo: null });
+    const text = JSON.stringify({
+      items: Array.from({ length: 50 }, (_, i) => ({ type: 'SLACK', channelName: `kanal-ø-€-😀-${i}` })),
+      pageInfo: null,
+    });
     const bytes = new TextEncoder().encode(text);
     let at = 0;
-    const body = new ReadableStream({
-      pull(ctl) {
-        if (at >= bytes.length) return ctl.close();
-        ctl.enqueue(bytes.slice(at, at + 7));
-        at += 7;
+    const body = new ReadableStream(
+      {
+        pull(ctl) {
+          if (at >= bytes.length) return ctl.close();
+          ctl.enqueue(bytes.slice(at, at + 7));
+          at += 7;
+        },
       },
-    }, { highWaterMark: 0 });
-    const res = await client(async () => new Response(body, { headers: { 'content-type': 'application/json' } })).listRecipients(ids);
-    assert.deepEqual(res.items.map((r) => r.channelName), JSON.parse(text).items.map((i) => i.channelName));
+      { highWaterMark: 0 },
+    );
+    const res = await client(
+      async () => new Response(body, { headers: { 'content-type': 'application/json' } }),
+    ).listRecipients(ids);
+    assert.deepEqual(
+      res.items.map((r) => r.channelName),
+      JSON.parse(text).items.map((i) => i.channelName),
+    );
   });
 
-  test('an abort while a success body is read rejects with its reason at once, and cancels the body', { timeout: 30_000 }, async () => {
-    let cancelled = false;
-    const body = new ReadableStream({
-      start(ctl) { ctl.enqueue(new TextEncoder().encode('{"items":[')); },
-      // Never enqueues more: only the abort can end the read.
-      pull() { return new Promise(() => {}); },
-      cancel() { cancelled = true; },
-    });
-    const ctrl = new AbortController();
-    const reason = new Error('user cancelled');
-    const pending = client(async () => new Response(body, { headers: { 'content-type': 'application/json' } }))
-      .listRecipients({ ...ids, signal: ctrl.signal });
-    setTimeout(() => ctrl.abort(reason), 20);
-    await assert.rejects(pending, (e) => e === reason);
-    assert.equal(cancelled, true);
-  });
+  test(
+    'an abort while a success body is read rejects with its reason at once, and cancels the body',
+    { timeout: 30_000 },
+    async () => {
+      let cancelled = false;
+      const body = new ReadableStream({
+        start(ctl) {
+          ctl.enqueue(new TextEncoder().encode('{"items":['));
+        },
+        // Never enqueues more: only the abort can end the read.
+        pull() {
+          return new Promise(() => {});
+        },
+        cancel() {
+          cancelled = true;
+        },
+      });
+      const ctrl = new AbortController();
+      const reason = new Error('user cancelled');
+      const pending = client(
+        async () => new Response(body, { headers: { 'content-type': 'application/json' } }),
+      ).listRecipients({ ...ids, signal: ctrl.signal });
+      setTimeout(() => ctrl.abort(reason), 20);
+      await assert.rejects(pending, (e) => e === reason);
+      assert.equal(cancelled, true);
+    },
+  );
 });

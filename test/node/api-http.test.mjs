@@ -21,10 +21,11 @@ async function startLoopback() {
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
   srv.origin = `http://127.0.0.1:${server.address().port}`;
-  srv.close = () => new Promise((resolve) => {
-    server.close(() => resolve());
-    server.closeAllConnections();
-  });
+  srv.close = () =>
+    new Promise((resolve) => {
+      server.close(() => resolve());
+      server.closeAllConnections();
+    });
   return srv;
 }
 
@@ -42,28 +43,50 @@ function recipientsHandler(req, res) {
   const start = afterRaw ? Number(Buffer.from(afterRaw, 'base64url').toString()) + 1 : 0;
   const items = [];
   for (let i = start; i < Math.min(250, start + first); i++) {
-    items.push(i % 2 ? { type: 'USER', userId: i, email: `u${i}@example.com` } : { type: 'SLACK', channelId: `C${i}`, channelName: `c-${i}` });
+    items.push(
+      i % 2
+        ? { type: 'USER', userId: i, email: `u${i}@example.com` }
+        : { type: 'SLACK', channelId: `C${i}`, channelName: `c-${i}` },
+    );
   }
   const end = start + items.length - 1;
-  send(res, 200, {
-    items,
-    pageInfo: { hasNextPage: end < 249, hasPreviousPage: start > 0, startCursor: null, endCursor: Buffer.from(String(end)).toString('base64url') },
-  }, { 'x-request-id': `rq-${start}` });
+  send(
+    res,
+    200,
+    {
+      items,
+      pageInfo: {
+        hasNextPage: end < 249,
+        hasPreviousPage: start > 0,
+        startCursor: null,
+        endCursor: Buffer.from(String(end)).toString('base64url'),
+      },
+    },
+    { 'x-request-id': `rq-${start}` },
+  );
 }
 
 describe('over real HTTP against a loopback server', () => {
   let srv;
-  before(async () => { srv = await startLoopback(); });
-  after(() => srv?.close());
-  const client = (options = {}) => new SvcClient({
-    baseUrl: `${srv.origin}/api/`, token: TOKEN, retryBaseDelayMs: 1, retryMaxDelayMs: 20, ...options,
+  before(async () => {
+    srv = await startLoopback();
   });
+  after(() => srv?.close());
+  const client = (options = {}) =>
+    new SvcClient({
+      baseUrl: `${srv.origin}/api/`,
+      token: TOKEN,
+      retryBaseDelayMs: 1,
+      retryMaxDelayMs: 20,
+      ...options,
+    });
 
   test('iterates 250 recipients over 3 pages with the right request line and headers', async () => {
     srv.requests.length = 0;
     srv.handle = recipientsHandler;
     const got = [];
-    for await (const r of client().recipients({ deploymentId: 1, notificationId: 10, first: 100 })) got.push(r.type === 'USER' ? r.userId : r.channelId);
+    for await (const r of client().recipients({ deploymentId: 1, notificationId: 10, first: 100 }))
+      got.push(r.type === 'USER' ? r.userId : r.channelId);
     assert.equal(got.length, 250);
     assert.deepEqual(got.slice(0, 3), ['C0', 1, 'C2']);
     assert.equal(new Set(got).size, 250);
@@ -86,14 +109,18 @@ describe('over real HTTP against a loopback server', () => {
       assert.match(err.message, /redirect/);
       return true;
     });
-    assert.deepEqual(srv.requests.map((r) => r.url), ['/api/v1/deployments/1/notifications/1/recipients']);
+    assert.deepEqual(
+      srv.requests.map((r) => r.url),
+      ['/api/v1/deployments/1/notifications/1/recipients'],
+    );
   });
 
   test('503 with Retry-After: 0, then success', async () => {
     srv.requests.length = 0;
-    srv.handle = (req, res) => (srv.requests.length === 1
-      ? send(res, 503, { message: 'busy' }, { 'retry-after': '0' })
-      : recipientsHandler(req, res));
+    srv.handle = (req, res) =>
+      srv.requests.length === 1
+        ? send(res, 503, { message: 'busy' }, { 'retry-after': '0' })
+        : recipientsHandler(req, res);
     const page = await client().listRecipients({ deploymentId: 1, notificationId: 10, first: 5 });
     assert.equal(page.items.length, 5);
     assert.equal(srv.requests.length, 2);
@@ -102,7 +129,10 @@ describe('over real HTTP against a loopback server', () => {
   test('a reset connection is a retried NETWORK_ERROR', async () => {
     srv.requests.length = 0;
     srv.handle = (req) => req.socket.destroy();
-    await assert.rejects(client({ maxRetries: 1 }).listRecipients({ deploymentId: 1, notificationId: 1 }), { code: 'NETWORK_ERROR', status: 0 });
+    await assert.rejects(client({ maxRetries: 1 }).listRecipients({ deploymentId: 1, notificationId: 1 }), {
+      code: 'NETWORK_ERROR',
+      status: 0,
+    });
     assert.equal(srv.requests.length, 2);
   });
 
@@ -122,17 +152,27 @@ describe('over real HTTP against a loopback server', () => {
   test('a server that never answers hits timeoutMs and the socket is closed', { timeout: 60_000 }, async () => {
     srv.requests.length = 0;
     let closed;
-    srv.handle = (req) => { closed = once(req.socket, 'close'); };
-    await assert.rejects(client({ timeoutMs: 100, maxRetries: 0 }).listRecipients({ deploymentId: 1, notificationId: 1 }), { code: 'TIMEOUT' });
+    srv.handle = (req) => {
+      closed = once(req.socket, 'close');
+    };
+    await assert.rejects(
+      client({ timeoutMs: 100, maxRetries: 0 }).listRecipients({ deploymentId: 1, notificationId: 1 }),
+      { code: 'TIMEOUT' },
+    );
     await closed;
   });
 
   test('an abort cancels the request in flight', async () => {
     srv.requests.length = 0;
     let arrived;
-    const reached = new Promise((r) => { arrived = r; });
+    const reached = new Promise((r) => {
+      arrived = r;
+    });
     let closed;
-    srv.handle = (req) => { closed = once(req.socket, 'close'); arrived(); };
+    srv.handle = (req) => {
+      closed = once(req.socket, 'close');
+      arrived();
+    };
     const ctrl = new AbortController();
     const pending = client().listRecipients({ deploymentId: 1, notificationId: 1, signal: ctrl.signal });
     await reached;
@@ -143,8 +183,14 @@ describe('over real HTTP against a loopback server', () => {
   });
 
   test('an HTML page with status 200 is refused as a wrong content type', async () => {
-    srv.handle = (_req, res) => { res.writeHead(200, { 'content-type': 'text/html' }); res.end('<h1>Sign in</h1>'); };
-    await assert.rejects(client().listRecipients({ deploymentId: 1, notificationId: 1 }), { code: 'INVALID_RESPONSE', field: 'content-type' });
+    srv.handle = (_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/html' });
+      res.end('<h1>Sign in</h1>');
+    };
+    await assert.rejects(client().listRecipients({ deploymentId: 1, notificationId: 1 }), {
+      code: 'INVALID_RESPONSE',
+      field: 'content-type',
+    });
   });
 
   test('SCIM users() over HTTP pages by startIndex', async () => {
@@ -155,33 +201,61 @@ describe('over real HTTP against a loopback server', () => {
       const count = Number(url.searchParams.get('count'));
       const users = [];
       for (let i = start; i < start + count && i <= 7; i++) users.push({ id: `u${i}`, userName: `user${i}` });
-      send(res, 200, { schemas: ['urn:ietf:params:scim:api:messages:2.0:ListResponse'], totalResults: 7, startIndex: start, itemsPerPage: users.length, Resources: users },
-        { 'content-type': 'application/scim+json' });
+      send(
+        res,
+        200,
+        {
+          schemas: ['urn:ietf:params:scim:api:messages:2.0:ListResponse'],
+          totalResults: 7,
+          startIndex: start,
+          itemsPerPage: users.length,
+          Resources: users,
+        },
+        { 'content-type': 'application/scim+json' },
+      );
     };
     const got = [];
     for await (const u of client({ scimAuthScheme: 'Api-Key' }).scim.users({ count: 3 })) got.push(u.id);
     assert.deepEqual(got, ['u1', 'u2', 'u3', 'u4', 'u5', 'u6', 'u7']);
-    assert.deepEqual(srv.requests.map((r) => r.url), ['/api/scim/v2/Users?startIndex=1&count=3', '/api/scim/v2/Users?startIndex=4&count=3', '/api/scim/v2/Users?startIndex=7&count=3']);
+    assert.deepEqual(
+      srv.requests.map((r) => r.url),
+      [
+        '/api/scim/v2/Users?startIndex=1&count=3',
+        '/api/scim/v2/Users?startIndex=4&count=3',
+        '/api/scim/v2/Users?startIndex=7&count=3',
+      ],
+    );
     assert.equal(srv.requests[0].headers.authorization, `Api-Key ${TOKEN}`);
   });
 });
 
-
 describe('against the simulated tenant (@svc-embed/tenant)', () => {
   let tenant;
-  before(async () => { tenant = await startTenant({ port: 0 }); });
+  before(async () => {
+    tenant = await startTenant({ port: 0 });
+  });
   after(() => tenant?.close());
 
   /** A client for `token` whose fetch counts requests. */
   function client(token, options = {}) {
-    const counted = (url, init) => { counted.count++; return fetch(url, init); };
+    const counted = (url, init) => {
+      counted.count++;
+      return fetch(url, init);
+    };
     counted.count = 0;
-    const c = new SvcClient({ baseUrl: `${tenant.origin}/api`, token, fetch: counted, retryBaseDelayMs: 1, ...options });
+    const c = new SvcClient({
+      baseUrl: `${tenant.origin}/api`,
+      token,
+      fetch: counted,
+      retryBaseDelayMs: 1,
+      ...options,
+    });
     return { c, counted };
   }
 
   test('the demo credentials exist as the tests expect', () => {
-    for (const key of ['demo-admin-key', 'demo-scoped-key', 'demo-viewer-key', 'demo-scim-token']) assert.ok(CREDENTIALS.has(key), key);
+    for (const key of ['demo-admin-key', 'demo-scoped-key', 'demo-viewer-key', 'demo-scim-token'])
+      assert.ok(CREDENTIALS.has(key), key);
   });
 
   test('deployment 1, notification 1: all 250 recipients, newest first, in 2 pages of 200', async () => {
@@ -189,7 +263,10 @@ describe('against the simulated tenant (@svc-embed/tenant)', () => {
     const got = [];
     for await (const r of c.recipients({ deploymentId: 1, notificationId: 1, first: 200 })) got.push(r);
     assert.equal(got.length, 250);
-    assert.deepEqual(got, recipientsOf(1, 1).map((r) => expectedRecipient(r.item)));
+    assert.deepEqual(
+      got,
+      recipientsOf(1, 1).map((r) => expectedRecipient(r.item)),
+    );
     assert.equal(counted.count, 2);
     assert.deepEqual(new Set(got.map((r) => r.type)), new Set(['USER', 'EMBED_USER', 'SLACK']));
   });
@@ -199,7 +276,12 @@ describe('against the simulated tenant (@svc-embed/tenant)', () => {
     const first = await c.listRecipients({ deploymentId: 1, notificationId: 1 });
     assert.equal(first.items.length, 100);
     assert.equal(first.pageInfo.hasNextPage, true);
-    const second = await c.listRecipients({ deploymentId: 1, notificationId: 1, first: 200, after: first.pageInfo.endCursor });
+    const second = await c.listRecipients({
+      deploymentId: 1,
+      notificationId: 1,
+      first: 200,
+      after: first.pageInfo.endCursor,
+    });
     assert.equal(second.items.length, 150);
     assert.equal(second.pageInfo.hasNextPage, false);
     assert.equal(second.pageInfo.hasPreviousPage, true);
@@ -224,7 +306,9 @@ describe('against the simulated tenant (@svc-embed/tenant)', () => {
   });
 
   test('a non-admin key gets 403, an unknown key 401, a foreign notification 404', async () => {
-    await assert.rejects(client('demo-viewer-key').c.listRecipients({ deploymentId: 1, notificationId: 1 }), { status: 403 });
+    await assert.rejects(client('demo-viewer-key').c.listRecipients({ deploymentId: 1, notificationId: 1 }), {
+      status: 403,
+    });
     const { c: bad, counted } = client('not-a-real-key');
     await assert.rejects(bad.listRecipients({ deploymentId: 1, notificationId: 1 }), (err) => {
       assert.equal(err.status, 401);
@@ -241,11 +325,14 @@ describe('against the simulated tenant (@svc-embed/tenant)', () => {
   });
 
   test('a cursor the tenant does not know is a 400 with its explanation', async () => {
-    await assert.rejects(client('demo-admin-key').c.listRecipients({ deploymentId: 1, notificationId: 1, after: 'bogus' }), (err) => {
-      assert.equal(err.status, 400);
-      assert.match(err.detail, /after: not a cursor/);
-      return true;
-    });
+    await assert.rejects(
+      client('demo-admin-key').c.listRecipients({ deploymentId: 1, notificationId: 1, after: 'bogus' }),
+      (err) => {
+        assert.equal(err.status, 400);
+        assert.match(err.detail, /after: not a cursor/);
+        return true;
+      },
+    );
   });
 
   test('SCIM: every one of the users with Bearer and with Api-Key', async () => {
@@ -253,14 +340,20 @@ describe('against the simulated tenant (@svc-embed/tenant)', () => {
       const { c, counted } = client('demo-scim-token', { scimAuthScheme });
       const ids = [];
       for await (const u of c.scim.users({ count: 50 })) ids.push(u.id);
-      assert.deepEqual(ids, SCIM_USERS.map((u) => u.id));
+      assert.deepEqual(
+        ids,
+        SCIM_USERS.map((u) => u.id),
+      );
       assert.equal(counted.count, Math.ceil(SCIM_USERS.length / 50));
     }
     const { c } = client('demo-scim-token');
     const tail = await c.scim.listUsers({ startIndex: SCIM_USERS.length - 1, count: 10 });
     assert.equal(tail.totalResults, SCIM_USERS.length);
     assert.equal(tail.startIndex, SCIM_USERS.length - 1);
-    assert.deepEqual(tail.Resources.map((u) => u.userName), SCIM_USERS.slice(-2).map((u) => u.userName));
+    assert.deepEqual(
+      tail.Resources.map((u) => u.userName),
+      SCIM_USERS.slice(-2).map((u) => u.userName),
+    );
   });
 
   test('SCIM errors: a REST key gets a parsed 403, a bad token a parsed 401', async () => {

@@ -64,7 +64,11 @@ test('README: the end-to-end example passes as written, against the tenant it st
   // Not as a child of this test runner (NODE_TEST_CONTEXT), but as `node` runs the file: TAP on stdout.
   const env = { ...process.env, ...app.env };
   delete env.NODE_TEST_CONTEXT;
-  const r = await runToEnd(process.execPath, ['--test-reporter=tap', '--input-type=module', '-e', code], { cwd: root, env, timeout: CHILD_LIMIT_MS });
+  const r = await runToEnd(process.execPath, ['--test-reporter=tap', '--input-type=module', '-e', code], {
+    cwd: root,
+    env,
+    timeout: CHILD_LIMIT_MS,
+  });
   const out = r.stdout + r.stderr;
   assert.equal(r.code, 0, out);
   assert.match(out, /an export in the embed shows in the panel/);

@@ -18,8 +18,15 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
 const cli = join(root, 'packages/api/dist/cli.js');
 const tenantBin = join(root, 'packages/tenant/dist/bin.js');
 const CHROME_PATH = process.env.CHROME_PATH || '/usr/lib/chromium/chromium';
-const CHROME_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking',
-  '--disable-component-update', '--disable-sync', '--no-first-run'];
+const CHROME_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-dev-shm-usage',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
 /** Per child process: generous, for a loaded machine. The tests assert order and outcome, never speed. */
 const CHILD_LIMIT_MS = 120_000;
 const children = new Set();
@@ -38,7 +45,10 @@ const runApiCli = (args) => runToEnd(process.execPath, [cli, ...args], { cwd: ro
  * child is killed at the end of the file whatever happens.
  */
 async function startCli(args) {
-  const state = await startUntil(process.execPath, [tenantBin, ...args], 'Ctrl-C stops it.', { cwd: root, running: children });
+  const state = await startUntil(process.execPath, [tenantBin, ...args], 'Ctrl-C stops it.', {
+    cwd: root,
+    running: children,
+  });
   state.origin = /^Simulated tenant {2}(http:\/\/\S+)$/m.exec(state.stdout)?.[1];
   assert.ok(state.origin, state.stdout);
   return state;
@@ -51,7 +61,8 @@ async function stopCli(state, signal) {
   return { code, stderr: state.stderr };
 }
 
-const csp = async (origin) => (await fetch(`${origin}/embed/dashboard/sales-overview?session=demo-acme`)).headers.get('content-security-policy');
+const csp = async (origin) =>
+  (await fetch(`${origin}/embed/dashboard/sales-overview?session=demo-acme`)).headers.get('content-security-policy');
 
 describe('svc-embed-tenant: help and usage', () => {
   test('`svc-embed tenant` says, in one line and with exit 2, to use npx @svc-embed/tenant; the main help no longer lists it', async () => {
@@ -70,26 +81,46 @@ describe('svc-embed-tenant: help and usage', () => {
     const help = await run(['--help']);
     assert.equal(help.code, 0);
     assert.equal(help.stderr, '');
-    assert.match(help.stdout, /^Usage: svc-embed-tenant \[--port <n>\] \[--host <host>\] \[--allow-origin <origin>\]\.\.\. \[--latency off\|on\]$/m);
-    for (const flag of ['--port', '--host', '--allow-origin', '--latency']) assert.match(help.stdout, new RegExp(`^ {2}${flag} `, 'm'));
+    assert.match(
+      help.stdout,
+      /^Usage: svc-embed-tenant \[--port <n>\] \[--host <host>\] \[--allow-origin <origin>\]\.\.\. \[--latency off\|on\]$/m,
+    );
+    for (const flag of ['--port', '--host', '--allow-origin', '--latency'])
+      assert.match(help.stdout, new RegExp(`^ {2}${flag} `, 'm'));
     assert.match(help.stdout, /default 8001; 0 picks a free one/);
     assert.match(help.stdout, /Default: http:\/\/localhost:\* and http:\/\/127\.0\.0\.1:\*/);
     assert.match(help.stdout, /Exit codes:\n {2}0 .*SIGINT.*SIGTERM\n {2}1 .*in use.*\n {2}2 .*usage/);
     assert.deepEqual(await run(['-h']), help);
     const version = await run(['--version']);
-    assert.deepEqual(version, { code: 0, stdout: `${JSON.parse(readFileSync(join(root, 'packages/tenant/package.json'), 'utf8')).version}\n`, stderr: '' });
+    assert.deepEqual(version, {
+      code: 0,
+      stdout: `${JSON.parse(readFileSync(join(root, 'packages/tenant/package.json'), 'utf8')).version}\n`,
+      stderr: '',
+    });
   });
 
   for (const [name, args, message] of [
-    ['a misspelt flag', ['--alow-origin', 'http://localhost:*'], /unknown flag "--alow-origin"; did you mean --allow-origin\?/],
+    [
+      'a misspelt flag',
+      ['--alow-origin', 'http://localhost:*'],
+      /unknown flag "--alow-origin"; did you mean --allow-origin\?/,
+    ],
     ['another misspelt flag', ['--prot', '0'], /unknown flag "--prot"; did you mean --port\?/],
     ['a port that is not a number', ['--port', 'eighty'], /--port must be a port number from 0 to 65535/],
     ['a port above 65535', ['--port', '65536'], /--port must be a port number from 0 to 65535/],
     ['a negative port', ['--port=-1'], /--port must be a port number/],
     ['a port given twice', ['--port', '0', '--port', '1'], /--port is given more than once/],
     ['a port without its value', ['--port'], /--port needs a value/],
-    ['an origin with a path', ['--allow-origin', 'http://localhost:5173/app'], /--allow-origin "http:\/\/localhost:5173\/app" is not an origin \(no path\)/],
-    ['an origin of another scheme', ['--allow-origin', 'http://localhost:*', '--allow-origin', 'file:///x'], /--allow-origin "file:\/\/\/x" is not an origin/],
+    [
+      'an origin with a path',
+      ['--allow-origin', 'http://localhost:5173/app'],
+      /--allow-origin "http:\/\/localhost:5173\/app" is not an origin \(no path\)/,
+    ],
+    [
+      'an origin of another scheme',
+      ['--allow-origin', 'http://localhost:*', '--allow-origin', 'file:///x'],
+      /--allow-origin "file:\/\/\/x" is not an origin/,
+    ],
     ['a bare star', ['--allow-origin', '*'], /--allow-origin "\*" is not an origin/],
     ['a host that is not a host name', ['--host', 'http://localhost'], /--host must be a host name or an IP address/],
     ['latency neither off nor on', ['--latency', 'of'], /--latency must be off or on; did you mean off\?/],
@@ -112,17 +143,28 @@ describe('svc-embed-tenant: serving', () => {
     const t = await startCli(['--port', '0']);
     try {
       assert.match(t.origin, /^http:\/\/127\.0\.0\.1:(?!0\b)\d+$/);
-      assert.ok(t.stdout.includes(`<svc-embed src="${t.origin}/embed/dashboard/sales-overview?session=demo-acme"`), t.stdout);
+      assert.ok(
+        t.stdout.includes(`<svc-embed src="${t.origin}/embed/dashboard/sales-overview?session=demo-acme"`),
+        t.stdout,
+      );
       assert.match(t.stdout, /framed by {7}http:\/\/localhost:\* {2}http:\/\/127\.0\.0\.1:\*/);
-      for (const key of ['demo-admin-key', 'demo-scoped-key', 'demo-viewer-key', 'demo-scim-token']) assert.ok(t.stdout.includes(key), key);
+      for (const key of ['demo-admin-key', 'demo-scoped-key', 'demo-viewer-key', 'demo-scim-token'])
+        assert.ok(t.stdout.includes(key), key);
       assert.equal(t.stderr, '');
       const page = await fetch(`${t.origin}/embed/dashboard/sales-overview?session=demo-acme`);
       assert.equal(page.status, 200);
-      assert.match(page.headers.get('content-security-policy'), /frame-ancestors http:\/\/localhost:\* http:\/\/127\.0\.0\.1:\*/);
-      const rest = await fetch(`${t.origin}/api/v1/deployments/1/notifications/2/recipients`, { headers: { authorization: 'Bearer demo-admin-key' } });
+      assert.match(
+        page.headers.get('content-security-policy'),
+        /frame-ancestors http:\/\/localhost:\* http:\/\/127\.0\.0\.1:\*/,
+      );
+      const rest = await fetch(`${t.origin}/api/v1/deployments/1/notifications/2/recipients`, {
+        headers: { authorization: 'Bearer demo-admin-key' },
+      });
       assert.equal(rest.status, 200);
       assert.equal((await rest.json()).items.length, 7);
-      const scim = await fetch(`${t.origin}/api/scim/v2/Users?count=1`, { headers: { authorization: 'Bearer demo-scim-token' } });
+      const scim = await fetch(`${t.origin}/api/scim/v2/Users?count=1`, {
+        headers: { authorization: 'Bearer demo-scim-token' },
+      });
       assert.equal((await scim.json()).totalResults, 137);
     } finally {
       await stopCli(t, 'SIGINT');
@@ -130,7 +172,17 @@ describe('svc-embed-tenant: serving', () => {
   });
 
   test('--allow-origin is repeatable and replaces the defaults; --host localhost; --latency off and on', async () => {
-    const t = await startCli(['--port', '0', '--host', 'localhost', '--allow-origin', 'http://localhost:5173', '--allow-origin=https://app.example.com', '--latency', 'off']);
+    const t = await startCli([
+      '--port',
+      '0',
+      '--host',
+      'localhost',
+      '--allow-origin',
+      'http://localhost:5173',
+      '--allow-origin=https://app.example.com',
+      '--latency',
+      'off',
+    ]);
     const slow = await startCli(['--port', '0', '--latency', 'on']);
     try {
       assert.match(t.origin, /^http:\/\/localhost:\d+$/);
@@ -164,7 +216,10 @@ describe('svc-embed-tenant: serving', () => {
       const r = await run(['--port', String(port)]);
       assert.equal(r.code, 1, r.stderr);
       assert.equal(r.stdout, '');
-      assert.equal(r.stderr, `svc-embed-tenant: port ${port} on 127.0.0.1 is in use: choose another with --port (--port 0 picks a free one)\n`);
+      assert.equal(
+        r.stderr,
+        `svc-embed-tenant: port ${port} on 127.0.0.1 is in use: choose another with --port (--port 0 picks a free one)\n`,
+      );
     } finally {
       await new Promise((resolve) => blocker.close(resolve));
     }
@@ -229,15 +284,23 @@ describe('svc-embed-tenant: an embed on a host page of another port (headless Ch
       assert.notEqual(hostOrigin, t.origin);
       const outcome = await open(hostOrigin, t.origin, 60_000);
       assert.deepEqual(outcome, {
-        status: 'ready', reason: null, ready: true,
-        payload: { embedTenant: 'acme', deploymentId: 1, mode: 'signed', surface: 'dashboard', publicId: 'sales-overview' },
+        status: 'ready',
+        reason: null,
+        ready: true,
+        payload: {
+          embedTenant: 'acme',
+          deploymentId: 1,
+          mode: 'signed',
+          surface: 'dashboard',
+          publicId: 'sales-overview',
+        },
       });
     } finally {
       await stopCli(t, 'SIGTERM');
     }
   });
 
-  test('a host origin that is not allowed is refused by CSP: the element\'s ready timeout fires', async () => {
+  test("a host origin that is not allowed is refused by CSP: the element's ready timeout fires", async () => {
     const t = await startCli(['--port', '0', '--latency', 'off', '--allow-origin', 'http://localhost:*']);
     try {
       assert.match(await csp(t.origin), /frame-ancestors http:\/\/localhost:\*(;|$)/);
@@ -258,9 +321,15 @@ describe('loading the tenant only where it is asked for', () => {
     const dir = mkdtempSync(join(tmpdir(), 'svc-embed-imports-'));
     try {
       const log = join(dir, 'log');
-      const { code, stderr } = await runToEnd(process.execPath, ['--import', join(root, 'test/support/import-log.mjs'), ...args], {
-        cwd: root, env: { ...process.env, SVC_IMPORT_LOG: log }, timeout: CHILD_LIMIT_MS,
-      });
+      const { code, stderr } = await runToEnd(
+        process.execPath,
+        ['--import', join(root, 'test/support/import-log.mjs'), ...args],
+        {
+          cwd: root,
+          env: { ...process.env, SVC_IMPORT_LOG: log },
+          timeout: CHILD_LIMIT_MS,
+        },
+      );
       return { code, stderr, urls: readFileSync(log, 'utf8').trim().split('\n') };
     } finally {
       rmSync(dir, { recursive: true, force: true });
@@ -269,24 +338,47 @@ describe('loading the tenant only where it is asked for', () => {
   const tenantish = (url) => /\/tenant\/|\/node_modules\/(koa|@koa)\b/.test(url);
 
   test('import "svc-embed", "@svc-embed/api" and "svc-embed/testing" load nothing of the tenant or its server', async () => {
-    const r = await loaded(['--input-type=module', '-e', "await import('svc-embed'); await import('@svc-embed/api'); await import('svc-embed/testing');"]);
+    const r = await loaded([
+      '--input-type=module',
+      '-e',
+      "await import('svc-embed'); await import('@svc-embed/api'); await import('svc-embed/testing');",
+    ]);
     assert.equal(r.code, 0, r.stderr);
-    assert.ok(r.urls.some((u) => u.endsWith('/dist/index.js')) && r.urls.some((u) => u.endsWith('/packages/api/dist/index.js')), r.urls.join('\n'));
+    assert.ok(
+      r.urls.some((u) => u.endsWith('/dist/index.js')) && r.urls.some((u) => u.endsWith('/packages/api/dist/index.js')),
+      r.urls.join('\n'),
+    );
     assert.deepEqual(r.urls.filter(tenantish), []);
   });
 
   test('nor does the svc-embed command, its help and its commands: they load the one bundled file, and builtins', async () => {
-    for (const args of [['--help'], ['tenant', '--help'], ['tenant', '--port', 'x'], ['recipients', '--deployment', '1']]) {
+    for (const args of [
+      ['--help'],
+      ['tenant', '--help'],
+      ['tenant', '--port', 'x'],
+      ['recipients', '--deployment', '1'],
+    ]) {
       const r = await loaded([cli, ...args]);
-      assert.ok(r.urls.some((u) => u.endsWith('/dist/cli.js')), args.join(' '));
+      assert.ok(
+        r.urls.some((u) => u.endsWith('/dist/cli.js')),
+        args.join(' '),
+      );
       assert.deepEqual(r.urls.filter(tenantish), [], args.join(' '));
-      assert.deepEqual(r.urls.filter((u) => !u.endsWith('/dist/cli.js') && !u.startsWith('node:')), [], args.join(' '));
+      assert.deepEqual(
+        r.urls.filter((u) => !u.endsWith('/dist/cli.js') && !u.startsWith('node:')),
+        [],
+        args.join(' '),
+      );
     }
   });
 
   test('(the log sees the tenant when it is imported)', async () => {
     const r = await loaded(['--input-type=module', '-e', "await import('@svc-embed/tenant');"]);
     assert.equal(r.code, 0, r.stderr);
-    assert.ok(r.urls.some((u) => u.endsWith('/packages/tenant/dist/index.js')) && r.urls.some((u) => u.includes('/node_modules/koa/')), r.urls.join('\n'));
+    assert.ok(
+      r.urls.some((u) => u.endsWith('/packages/tenant/dist/index.js')) &&
+        r.urls.some((u) => u.includes('/node_modules/koa/')),
+      r.urls.join('\n'),
+    );
   });
 });

@@ -51,7 +51,9 @@ describe('GET /session', () => {
   test('the tenant accepts it: signed for that tenant, with the time left', async () => {
     const { body } = await json(`${host.origin}/session?tenant=Globex&ttl=20`);
     assert.match(body.session, /^demo-globex-ttl20-/);
-    const boot = await json(`${tenant.origin}/embed/api/bootstrap?surface=chat&session=${encodeURIComponent(body.session)}`);
+    const boot = await json(
+      `${tenant.origin}/embed/api/bootstrap?surface=chat&session=${encodeURIComponent(body.session)}`,
+    );
     assert.equal(boot.status, 200);
     assert.equal(boot.body.embedTenant, 'globex');
     assert.ok(boot.body.expiresInMs > 0 && boot.body.expiresInMs <= 20000);
@@ -61,13 +63,27 @@ describe('GET /session', () => {
     assert.match(body.session, /^demo-acme-[A-Za-z0-9_-]{8,}$/);
     assert.doesNotMatch(body.session, /-ttl/);
     assert.equal(body.ttlSeconds, undefined);
-    const boot = await json(`${tenant.origin}/embed/api/bootstrap?surface=chat&session=${encodeURIComponent(body.session)}`);
+    const boot = await json(
+      `${tenant.origin}/embed/api/bootstrap?surface=chat&session=${encodeURIComponent(body.session)}`,
+    );
     assert.equal(boot.body.mode, 'signed');
     assert.equal(boot.body.expiresInMs, undefined);
   });
   test('bad input is a 400 with a message; other methods a 405', async () => {
-    for (const q of ['tenant=', 'tenant=a%20b', 'tenant=acme-x', `tenant=${'a'.repeat(33)}`, 'ttl=0', 'ttl=86401', 'ttl=abc', 'ttl=1.5',
-      'ttl=-5', 'ttl=', 'tenant=acme&tenant=globex', 'ttl=1&ttl=2']) {
+    for (const q of [
+      'tenant=',
+      'tenant=a%20b',
+      'tenant=acme-x',
+      `tenant=${'a'.repeat(33)}`,
+      'ttl=0',
+      'ttl=86401',
+      'ttl=abc',
+      'ttl=1.5',
+      'ttl=-5',
+      'ttl=',
+      'tenant=acme&tenant=globex',
+      'ttl=1&ttl=2',
+    ]) {
       const res = await json(`${host.origin}/session?${q}`);
       assert.equal(res.status, 400, q);
       assert.equal(typeof res.body.error.message, 'string');

@@ -10,12 +10,18 @@ const root = new URL('../../', import.meta.url);
 
 test('HOST_PORT=0 TENANT_PORT=0: real ports printed and served, and Ctrl-C stops every server', async () => {
   const child = spawn(process.execPath, ['scripts/start.mjs'], {
-    cwd: root, env: { ...process.env, HOST_PORT: '0', TENANT_PORT: '0' }, stdio: ['ignore', 'pipe', 'pipe'],
+    cwd: root,
+    env: { ...process.env, HOST_PORT: '0', TENANT_PORT: '0' },
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
   let err = '';
-  child.stdout.on('data', (c) => { out += c; });
-  child.stderr.on('data', (c) => { err += c; });
+  child.stdout.on('data', (c) => {
+    out += c;
+  });
+  child.stderr.on('data', (c) => {
+    err += c;
+  });
   try {
     // Outcome, not time: wait for the banner's last line or for the script to end.
     const exited = once(child, 'exit');
@@ -35,7 +41,10 @@ test('HOST_PORT=0 TENANT_PORT=0: real ports printed and served, and Ctrl-C stops
     // The second tenant, for the "Wrong host origin" scenario, refuses to be framed by the demo host.
     const refusing = /Refusing tenant\s+(http:\/\/127\.0\.0\.1:\d+)/.exec(out)?.[1];
     assert.equal(config.refusingTenantOrigin, refusing);
-    assert.match((await fetch(`${refusing}/embed/app`)).headers.get('content-security-policy'), /frame-ancestors https:\/\/app\.example\.com(;|$)/);
+    assert.match(
+      (await fetch(`${refusing}/embed/app`)).headers.get('content-security-policy'),
+      /frame-ancestors https:\/\/app\.example\.com(;|$)/,
+    );
     const csp = (await fetch(`${tenantOrigin}/embed/app`)).headers.get('content-security-policy');
     assert.match(csp, /frame-ancestors http:\/\/localhost:\* http:\/\/127\.0\.0\.1:\*/);
     child.kill('SIGINT');

@@ -19,24 +19,57 @@ const FIREFOX_PATH = process.env.FIREFOX_PATH || '/usr/bin/firefox-esr';
 const ENGINES = {
   chromium: {
     path: CHROME_PATH,
-    launch: () => puppeteer.launch({
-      executablePath: CHROME_PATH, headless: true, handleSIGINT: false,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking',
-        '--disable-component-update', '--disable-sync', '--no-first-run'],
-    }),
+    launch: () =>
+      puppeteer.launch({
+        executablePath: CHROME_PATH,
+        headless: true,
+        handleSIGINT: false,
+        args: [
+          '--no-sandbox',
+          '--disable-gpu',
+          '--disable-dev-shm-usage',
+          '--disable-background-networking',
+          '--disable-component-update',
+          '--disable-sync',
+          '--no-first-run',
+        ],
+      }),
   },
   firefox: {
     path: FIREFOX_PATH,
     // Firefox makes its download directory (~/Downloads) even for a denied download: give it one of ours.
-    launch: (downloads) => puppeteer.launch({
-      browser: 'firefox', executablePath: FIREFOX_PATH, headless: true, handleSIGINT: false,
-      extraPrefsFirefox: { 'dom.location.ancestorOrigins.enabled': false, 'browser.download.folderList': 2, 'browser.download.dir': downloads },
-    }),
+    launch: (downloads) =>
+      puppeteer.launch({
+        browser: 'firefox',
+        executablePath: FIREFOX_PATH,
+        headless: true,
+        handleSIGINT: false,
+        extraPrefsFirefox: {
+          'dom.location.ancestorOrigins.enabled': false,
+          'browser.download.folderList': 2,
+          'browser.download.dir': downloads,
+        },
+      }),
   },
 };
-const wanted = (process.env.E2E_BROWSERS || 'chromium,firefox').split(',').map((b) => b.trim()).filter(Boolean);
-const NAMES = ['svc-ready', 'svc-view', 'svc-navigate', 'svc-dashboard-loaded', 'svc-download', 'svc-drilldown',
-  'svc-ai-query', 'svc-error', 'svc-message-rejected', 'svc-config-error', 'svc-status', 'svc-action'];
+const wanted = (process.env.E2E_BROWSERS || 'chromium,firefox')
+  .split(',')
+  .map((b) => b.trim())
+  .filter(Boolean);
+const NAMES = [
+  'svc-ready',
+  'svc-view',
+  'svc-navigate',
+  'svc-dashboard-loaded',
+  'svc-download',
+  'svc-drilldown',
+  'svc-ai-query',
+  'svc-error',
+  'svc-message-rejected',
+  'svc-config-error',
+  'svc-status',
+  'svc-action',
+];
 const LOCALES = ['de-DE', 'fr-FR', 'es', 'ja-JP'];
 const MINUTE = 60_000;
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -79,7 +112,12 @@ function suite(engine, launch) {
     await p.evaluateOnNewDocument((names) => {
       window.__events = [];
       for (const n of names) {
-        document.addEventListener(n, (e) => window.__events.push({ name: n, id: e.target.id, detail: JSON.parse(JSON.stringify(e.detail ?? null)) }), true);
+        document.addEventListener(
+          n,
+          (e) =>
+            window.__events.push({ name: n, id: e.target.id, detail: JSON.parse(JSON.stringify(e.detail ?? null)) }),
+          true,
+        );
       }
     }, NAMES);
     await p.goto(origin + path);
@@ -97,12 +135,13 @@ function suite(engine, launch) {
   }
 
   /** Opens the playground, waits for its first ready, starts a scenario and hands over the page and the mark. */
-  const scenario = (id, fn) => withPage('/', async (p) => {
-    await waitEvent('svc-ready', { p });
-    const since = await mark(p);
-    await p.click(`#scenario-${id}`);
-    return fn(p, since);
-  });
+  const scenario = (id, fn) =>
+    withPage('/', async (p) => {
+      await waitEvent('svc-ready', { p });
+      const since = await mark(p);
+      await p.click(`#scenario-${id}`);
+      return fn(p, since);
+    });
 
   const mark = (p = page) => p.evaluate(() => window.__events.length);
 
@@ -112,7 +151,13 @@ function suite(engine, launch) {
       const events = await p.evaluate(() => window.__events);
       const hit = events.slice(since).find((e) => e.name === name && where(e.detail, e));
       if (hit) return hit;
-      if (Date.now() > end) throw new Error(`no ${name} within ${timeout} ms; got: ${events.slice(since).map((e) => e.name).join(', ')}`);
+      if (Date.now() > end)
+        throw new Error(
+          `no ${name} within ${timeout} ms; got: ${events
+            .slice(since)
+            .map((e) => e.name)
+            .join(', ')}`,
+        );
       await sleep(50);
     }
   }
@@ -146,7 +191,11 @@ function suite(engine, launch) {
       return frame.evaluateHandle(fn, arg).then((h) => h.evaluate(nodeAsTrue));
     }
     const expression = `(${nodeAsTrue})((${fn})(${arg === undefined ? '' : JSON.stringify(arg)}))`;
-    const { result, exceptionDetails } = await session.send('Runtime.evaluate', { expression, returnByValue: true, awaitPromise: true });
+    const { result, exceptionDetails } = await session.send('Runtime.evaluate', {
+      expression,
+      returnByValue: true,
+      awaitPromise: true,
+    });
     if (exceptionDetails) throw new Error(exceptionDetails.exception?.description ?? exceptionDetails.text);
     return result.value;
   }
@@ -197,10 +246,15 @@ function suite(engine, launch) {
       try {
         const value = await Promise.race([
           embedEval(fn, arg, id, p),
-          new Promise((_, reject) => setTimeout(() => {
-            reject(new Error(`evaluation took over ${patience / 1000} s`));
-            patience = Math.min(patience * 2, 16000);
-          }, Math.min(patience, Math.max(deadline - Date.now(), 100)))),
+          new Promise((_, reject) =>
+            setTimeout(
+              () => {
+                reject(new Error(`evaluation took over ${patience / 1000} s`));
+                patience = Math.min(patience * 2, 16000);
+              },
+              Math.min(patience, Math.max(deadline - Date.now(), 100)),
+            ),
+          ),
         ]);
         if (value) return value;
         last = `returned ${JSON.stringify(value)}`;
@@ -217,13 +271,18 @@ function suite(engine, launch) {
    * to the middle of the frame, and the page scrolled if that point is out of its viewport.
    */
   async function clickIn(selector, id = 'embed', p = page) {
-    const inFrame = await inEmbed((s) => {
-      const el = document.querySelector(s);
-      if (!el || getComputedStyle(el).visibility === 'hidden' || !el.getBoundingClientRect().width) return null;
-      el.scrollIntoView({ block: 'center', inline: 'center' });
-      const r = el.getBoundingClientRect();
-      return { x: r.x + r.width / 2, y: r.y + r.height / 2 };
-    }, selector, id, p);
+    const inFrame = await inEmbed(
+      (s) => {
+        const el = document.querySelector(s);
+        if (!el || getComputedStyle(el).visibility === 'hidden' || !el.getBoundingClientRect().width) return null;
+        el.scrollIntoView({ block: 'center', inline: 'center' });
+        const r = el.getBoundingClientRect();
+        return { x: r.x + r.width / 2, y: r.y + r.height / 2 };
+      },
+      selector,
+      id,
+      p,
+    );
     const frame = await p.evaluateHandle(frameOf, id);
     const { x, y } = await frame.evaluate((frame, at) => {
       const top = () => frame.getBoundingClientRect().y + frame.clientTop + at.y;
@@ -235,14 +294,28 @@ function suite(engine, launch) {
   }
 
   /** The log entries of the host page, newest first: kind (in, out, status, note), event, action, text. */
-  const logEntries = (p = page, list = '#log') => p.$$eval(`${list} > .entry`, (els) => els.map((e) => ({
-    kind: e.dataset.kind, event: e.dataset.event, action: e.dataset.action, status: e.dataset.status,
-    dir: e.querySelector('.dir')?.textContent, text: e.querySelector('.entry-sum')?.textContent ?? '', more: e.querySelector('.entry-more')?.textContent ?? '',
-  })));
+  const logEntries = (p = page, list = '#log') =>
+    p.$$eval(`${list} > .entry`, (els) =>
+      els.map((e) => ({
+        kind: e.dataset.kind,
+        event: e.dataset.event,
+        action: e.dataset.action,
+        status: e.dataset.status,
+        dir: e.querySelector('.dir')?.textContent,
+        text: e.querySelector('.entry-sum')?.textContent ?? '',
+        more: e.querySelector('.entry-more')?.textContent ?? '',
+      })),
+    );
 
   /** Navigates with the playground's path control (→ element.navigate). */
   const goTo = async (path, p = page) => {
-    await p.$eval('#path', (e, v) => { e.value = v; }, path);
+    await p.$eval(
+      '#path',
+      (e, v) => {
+        e.value = v;
+      },
+      path,
+    );
     await p.click('#go');
   };
 
@@ -270,31 +343,61 @@ function suite(engine, launch) {
   describe('playground, dashboard surface', () => {
     test('ready comes first (signed, tenant, deployment, publicId), then view and dashboard-loaded; the status pill and log follow', async () => {
       const ready = await waitEvent('svc-ready');
-      assert.deepEqual(ready.detail.payload, { embedTenant: 'acme', deploymentId: 1, mode: 'signed', surface: 'dashboard', publicId: 'sales-overview' });
+      assert.deepEqual(ready.detail.payload, {
+        embedTenant: 'acme',
+        deploymentId: 1,
+        mode: 'signed',
+        surface: 'dashboard',
+        publicId: 'sales-overview',
+      });
       const loaded = await waitEvent('svc-dashboard-loaded');
       assert.equal(loaded.detail.payload.widgetCount, 7);
       assert.ok(Number.isFinite(loaded.detail.payload.loadDurationMs) && loaded.detail.payload.loadDurationMs > 0);
       const embedEvents = (await eventsSince(0)).filter((e) => !['svc-status', 'svc-action'].includes(e.name));
       assert.equal(embedEvents[0].name, 'svc-ready');
       assert.equal(embedEvents.find((e) => e.name === 'svc-view').detail.payload.path, '/');
-      const statuses = (await eventsSince(0)).filter((e) => e.name === 'svc-status').map((e) => `${e.detail.previous}>${e.detail.status}`);
+      const statuses = (await eventsSince(0))
+        .filter((e) => e.name === 'svc-status')
+        .map((e) => `${e.detail.previous}>${e.detail.status}`);
       assert.deepEqual(statuses, ['idle>loading', 'loading>ready']);
       assert.equal(await page.$eval('#state', (e) => e.dataset.state), 'ready');
       assert.equal(await page.$eval('#state', (e) => e.textContent), 'ready · signed');
       const log = await logEntries();
-      assert.ok(log.some((e) => e.event === 'svc-dashboard-loaded' && e.kind === 'in' && e.dir === '←'), 'the log shows the event, incoming');
-      assert.ok(log.some((e) => e.kind === 'status' && e.text === 'loading → ready'), 'the log shows the status change');
-      assert.equal(await inEmbed(() => document.querySelector('[data-widget="kpi-orders"] .kpi-value')?.dataset.value), '1200');
+      assert.ok(
+        log.some((e) => e.event === 'svc-dashboard-loaded' && e.kind === 'in' && e.dir === '←'),
+        'the log shows the event, incoming',
+      );
+      assert.ok(
+        log.some((e) => e.kind === 'status' && e.text === 'loading → ready'),
+        'the log shows the status change',
+      );
+      assert.equal(
+        await inEmbed(() => document.querySelector('[data-widget="kpi-orders"] .kpi-value')?.dataset.value),
+        '1200',
+      );
     });
 
     test('the actions the element sent are in the log, marked outgoing, one per svc-action', async () => {
       const actions = (await eventsSince(0)).filter((e) => e.name === 'svc-action');
-      assert.deepEqual(actions.map((e) => e.detail.type), ['svc:action:set-color-scheme', 'svc:action:set-locale']);
+      assert.deepEqual(
+        actions.map((e) => e.detail.type),
+        ['svc:action:set-color-scheme', 'svc:action:set-locale'],
+      );
       const out = (await logEntries()).filter((e) => e.kind === 'out').reverse();
-      assert.deepEqual(out.map((e) => [e.action, e.dir, e.text]), [['svc:action:set-color-scheme', '→', 'auto'], ['svc:action:set-locale', '→', 'en-US']]);
+      assert.deepEqual(
+        out.map((e) => [e.action, e.dir, e.text]),
+        [
+          ['svc:action:set-color-scheme', '→', 'auto'],
+          ['svc:action:set-locale', '→', 'en-US'],
+        ],
+      );
     });
 
-    for (const [width, height] of [[1280, 800], [1440, 900], [1920, 1080]]) {
+    for (const [width, height] of [
+      [1280, 800],
+      [1440, 900],
+      [1920, 1080],
+    ]) {
       test(`layout at ${width} × ${height}: the three KPI cards on one row, whole, and the first chart starts above the fold`, async () => {
         await page.setViewport({ width, height });
         const layout = await inEmbed(() => {
@@ -302,8 +405,14 @@ function suite(engine, launch) {
           const values = [...document.querySelectorAll('.kpi-value')];
           const chart = document.querySelector('.card.kind-line')?.getBoundingClientRect();
           if (cards.length !== 3 || !chart) return undefined;
-          return { tops: cards.map((r) => Math.round(r.top)), right: Math.max(...cards.map((r) => r.right)), width: innerWidth, height: innerHeight,
-            clipped: values.filter((v) => v.scrollWidth > v.clientWidth + 1).length, chartTop: chart.top };
+          return {
+            tops: cards.map((r) => Math.round(r.top)),
+            right: Math.max(...cards.map((r) => r.right)),
+            width: innerWidth,
+            height: innerHeight,
+            clipped: values.filter((v) => v.scrollWidth > v.clientWidth + 1).length,
+            chartTop: chart.top,
+          };
         });
         assert.equal(new Set(layout.tops).size, 1, `KPI card tops ${layout.tops} in an embed ${layout.width} px wide`);
         assert.ok(layout.right <= layout.width, 'the last card ends inside the frame');
@@ -339,22 +448,49 @@ function suite(engine, launch) {
       if (engine === 'chromium') {
         // Media emulation needs CDP; in Firefox, auto is checked against the frame's own preference.
         await page.emulateMediaFeatures([{ name: 'prefers-color-scheme', value: 'dark' }]);
-        assert.equal(await inEmbed(() => document.documentElement.dataset.scheme === 'auto' && document.documentElement.dataset.effectiveScheme === 'dark' && 'dark'), 'dark');
+        assert.equal(
+          await inEmbed(
+            () =>
+              document.documentElement.dataset.scheme === 'auto' &&
+              document.documentElement.dataset.effectiveScheme === 'dark' &&
+              'dark',
+          ),
+          'dark',
+        );
         await page.emulateMediaFeatures([{ name: 'prefers-color-scheme', value: 'light' }]);
-        assert.equal(await inEmbed(() => document.documentElement.dataset.effectiveScheme === 'light' && 'light'), 'light');
+        assert.equal(
+          await inEmbed(() => document.documentElement.dataset.effectiveScheme === 'light' && 'light'),
+          'light',
+        );
       }
-      assert.equal(await inEmbed(() => document.documentElement.dataset.scheme === 'auto'
-        && document.documentElement.dataset.effectiveScheme === (matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light') && 'ok'), 'ok');
+      assert.equal(
+        await inEmbed(
+          () =>
+            document.documentElement.dataset.scheme === 'auto' &&
+            document.documentElement.dataset.effectiveScheme ===
+              (matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light') &&
+            'ok',
+        ),
+        'ok',
+      );
     });
 
     test('theme and locale change the embed visibly', async () => {
       await page.click('#swatches [data-color="#0d9488"]');
-      assert.equal(await inEmbed(() => getComputedStyle(document.documentElement).getPropertyValue('--primary').trim() === '#0d9488' && 'ok'), 'ok');
+      assert.equal(
+        await inEmbed(
+          () => getComputedStyle(document.documentElement).getPropertyValue('--primary').trim() === '#0d9488' && 'ok',
+        ),
+        'ok',
+      );
       await page.$eval('#radius', (e) => {
         e.value = '2';
         e.dispatchEvent(new Event('input'));
       });
-      assert.equal(await inEmbed(() => getComputedStyle(document.querySelector('.card')).borderTopLeftRadius === '2px' && 'ok'), 'ok');
+      assert.equal(
+        await inEmbed(() => getComputedStyle(document.querySelector('.card')).borderTopLeftRadius === '2px' && 'ok'),
+        'ok',
+      );
       // A slider sends a theme per step; the log folds such a run into one entry that counts them.
       const since = await mark();
       await page.$eval('#radius', async (e) => {
@@ -366,13 +502,31 @@ function suite(engine, launch) {
       });
       await waitEvent('svc-action', { since, where: (d) => d.payload.borderRadius === 8 });
       assert.equal((await eventsSince(since)).filter((e) => e.name === 'svc-action').length, 3);
-      const [folded] = await page.$$eval('#log > .entry.out', (els) => els.map((e) => [e.dataset.action, e.querySelector('.times').textContent, e.querySelector('.entry-sum').textContent]));
+      const [folded] = await page.$$eval('#log > .entry.out', (els) =>
+        els.map((e) => [
+          e.dataset.action,
+          e.querySelector('.times').textContent,
+          e.querySelector('.entry-sum').textContent,
+        ]),
+      );
       // The three steps at least (the swatch and the 2 px step join them when they were less than 2 s before).
-      assert.deepEqual([folded[0], Number(folded[1].slice(1)) >= 3, folded[2]], ['svc:action:set-theme', true, 'primaryColor #0d9488 · borderRadius 8']);
+      assert.deepEqual(
+        [folded[0], Number(folded[1].slice(1)) >= 3, folded[2]],
+        ['svc:action:set-theme', true, 'primaryColor #0d9488 · borderRadius 8'],
+      );
       await selectLocale('de-DE');
-      assert.equal(await inEmbed(() => document.querySelector('[data-widget="kpi-orders"] h2').textContent), 'Bestellungen');
-      assert.equal(await inEmbed(() => document.querySelector('[data-widget="revenue-trend"] h2').textContent), 'Umsatz nach Monat');
-      assert.match(await inEmbed(() => document.querySelector('[data-widget="kpi-revenue"] .kpi-value').textContent), /^13\.497\.621\s\$$/);
+      assert.equal(
+        await inEmbed(() => document.querySelector('[data-widget="kpi-orders"] h2').textContent),
+        'Bestellungen',
+      );
+      assert.equal(
+        await inEmbed(() => document.querySelector('[data-widget="revenue-trend"] h2').textContent),
+        'Umsatz nach Monat',
+      );
+      assert.match(
+        await inEmbed(() => document.querySelector('[data-widget="kpi-revenue"] .kpi-value').textContent),
+        /^13\.497\.621\s\$$/,
+      );
       await selectLocale('en-US');
     });
 
@@ -380,16 +534,28 @@ function suite(engine, launch) {
       let since = await mark();
       await page.select('#filter-value', 'EMEA');
       assert.equal(await page.$eval('#filter-preview', (e) => e.textContent), 'f_orders.region={"value":"EMEA"}');
-      assert.equal(await page.$eval('#filter-applied', (e) => e.textContent), 'Applied in the embed: orders.region = EMEA');
+      assert.equal(
+        await page.$eval('#filter-applied', (e) => e.textContent),
+        'Applied in the embed: orders.region = EMEA',
+      );
       const expected = filterRows('orders', [{ view: 'orders', dimension: 'region', value: 'EMEA' }]).length;
-      assert.equal(await inEmbed((n) => document.querySelector('[data-widget="kpi-orders"] .kpi-value')?.dataset.value === String(n) && 'ok', expected), 'ok');
+      assert.equal(
+        await inEmbed(
+          (n) => document.querySelector('[data-widget="kpi-orders"] .kpi-value')?.dataset.value === String(n) && 'ok',
+          expected,
+        ),
+        'ok',
+      );
       assert.equal(await inEmbed(() => document.querySelectorAll('[data-widget="revenue-by-region"] .mark').length), 1);
       await waitEvent('svc-dashboard-loaded', { since });
       // The chip is the host's: the viewer cannot remove it inside the embed (the host would never know).
-      assert.deepEqual(await inEmbed(() => {
-        const chip = document.querySelector('.chip[data-filter="orders.region"]');
-        return chip && { title: chip.title, removable: Boolean(chip.querySelector('button')) };
-      }), { title: 'Set by the host page', removable: false });
+      assert.deepEqual(
+        await inEmbed(() => {
+          const chip = document.querySelector('.chip[data-filter="orders.region"]');
+          return chip && { title: chip.title, removable: Boolean(chip.querySelector('button')) };
+        }),
+        { title: 'Set by the host page', removable: false },
+      );
 
       // Another dimension: the old one is cleared in the embed, and the control says "All".
       since = await mark();
@@ -398,20 +564,39 @@ function suite(engine, launch) {
       assert.equal(cleared.detail.payload.filterUrlParameter, 'f_orders.region={"value":null}');
       assert.equal(await page.$eval('#filter-value', (e) => e.value), '');
       assert.equal(await page.$eval('#filter-applied', (e) => e.textContent), 'No filter applied in the embed.');
-      assert.equal(await inEmbed(() => document.querySelector('[data-widget="kpi-orders"] .kpi-value')?.dataset.value === '1200'
-        && !document.querySelector('.chip') && 'ok'), 'ok');
+      assert.equal(
+        await inEmbed(
+          () =>
+            document.querySelector('[data-widget="kpi-orders"] .kpi-value')?.dataset.value === '1200' &&
+            !document.querySelector('.chip') &&
+            'ok',
+        ),
+        'ok',
+      );
 
       since = await mark();
       await page.select('#filter-value', 'Software');
       await waitEvent('svc-dashboard-loaded', { since });
-      assert.deepEqual(await inEmbed(() => [...document.querySelectorAll('.chip')].map((c) => c.dataset.filter).join() || undefined), 'orders.category');
+      assert.deepEqual(
+        await inEmbed(() => [...document.querySelectorAll('.chip')].map((c) => c.dataset.filter).join() || undefined),
+        'orders.category',
+      );
       const out = (await logEntries()).filter((e) => e.action === 'svc:action:set-filter').map((e) => e.text);
-      assert.deepEqual(out.slice(0, 3), ['f_orders.category={"value":"Software"}', 'f_orders.region={"value":null}', 'f_orders.region={"value":"EMEA"}']);
+      assert.deepEqual(out.slice(0, 3), [
+        'f_orders.category={"value":"Software"}',
+        'f_orders.region={"value":null}',
+        'f_orders.region={"value":"EMEA"}',
+      ]);
 
       since = await mark();
       await page.select('#filter-value', '');
       await waitEvent('svc-dashboard-loaded', { since });
-      assert.equal(await inEmbed(() => document.querySelector('[data-widget="kpi-orders"] .kpi-value')?.dataset.value === '1200' && 'ok'), 'ok');
+      assert.equal(
+        await inEmbed(
+          () => document.querySelector('[data-widget="kpi-orders"] .kpi-value')?.dataset.value === '1200' && 'ok',
+        ),
+        'ok',
+      );
       await page.select('#filter-dimension', 'region');
     });
 
@@ -419,11 +604,18 @@ function suite(engine, launch) {
       let since = await mark();
       await clickIn('[data-widget="revenue-by-region"] .mark');
       const bar = await waitEvent('svc-drilldown', { since });
-      assert.deepEqual(bar.detail.payload, { member: 'orders.revenue', value: 'North America', widgetId: 'revenue-by-region' });
+      assert.deepEqual(bar.detail.payload, {
+        member: 'orders.revenue',
+        value: 'North America',
+        widgetId: 'revenue-by-region',
+      });
       const panel = await inEmbed(() => {
         const wrap = document.querySelector('.drill .table-wrap');
         if (!wrap?.querySelector('tbody tr')) return undefined;
-        return { headers: [...wrap.querySelectorAll('th')].map((th) => th.textContent), fits: wrap.scrollWidth <= wrap.clientWidth + 1 };
+        return {
+          headers: [...wrap.querySelectorAll('th')].map((th) => th.textContent),
+          fits: wrap.scrollWidth <= wrap.clientWidth + 1,
+        };
       });
       assert.deepEqual(panel.headers, ['ID', 'date', 'account', 'category', 'status', 'amount']);
       assert.ok(panel.fits, 'the amount column is in view, no scrolling needed at 1440 × 900');
@@ -435,7 +627,9 @@ function suite(engine, launch) {
       assert.equal(cell.detail.payload.widgetId, 'top-accounts');
       assert.equal(typeof cell.detail.payload.value, 'string');
       await inEmbed(() => document.querySelector('.drill tbody tr'));
-      await embedEval(() => document.querySelector('.drill').dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape', bubbles: true })));
+      await embedEval(() =>
+        document.querySelector('.drill').dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape', bubbles: true })),
+      );
       assert.equal(await inEmbed(() => !document.querySelector('.drill') && 'closed'), 'closed');
     });
 
@@ -460,7 +654,9 @@ function suite(engine, launch) {
       await page.click('#refresh');
       const loaded = await waitEvent('svc-dashboard-loaded', { since });
       assert.equal(loaded.detail.payload.widgetCount, 3);
-      assert.ok((await eventsSince(since)).some((e) => e.name === 'svc-action' && e.detail.type === 'svc:action:refresh'));
+      assert.ok(
+        (await eventsSince(since)).some((e) => e.name === 'svc-action' && e.detail.type === 'svc:action:refresh'),
+      );
     });
 
     test('a failing widget is a recoverable error; retry recovers', async () => {
@@ -473,13 +669,22 @@ function suite(engine, launch) {
       await waitEvent('svc-dashboard-loaded', { since });
       await clickIn('.debug-toggle');
       await clickIn('.card.failed .btn');
-      assert.ok(await inEmbed(() => !document.querySelector('.card.failed') && document.querySelector('[data-widget="orders-by-channel"] svg')));
+      assert.ok(
+        await inEmbed(
+          () =>
+            !document.querySelector('.card.failed') && document.querySelector('[data-widget="orders-by-channel"] svg'),
+        ),
+      );
     });
 
     test('a malformed action is refused and listed in the embed debug panel', async () => {
-      const before = await inEmbed(() => document.querySelectorAll('.dbg.rejected').length + 1) - 1;
+      const before = (await inEmbed(() => document.querySelectorAll('.dbg.rejected').length + 1)) - 1;
       await page.click('#bad-action');
-      const after = await inEmbed((n) => document.querySelectorAll('.dbg.rejected').length > n && document.querySelectorAll('.dbg.rejected').length, before);
+      const after = await inEmbed(
+        (n) =>
+          document.querySelectorAll('.dbg.rejected').length > n && document.querySelectorAll('.dbg.rejected').length,
+        before,
+      );
       assert.equal(after, before + 1);
       assert.match(await inEmbed(() => document.querySelector('.dbg.rejected .dbg-reason').textContent), /scheme/);
       assert.equal(await inEmbed(() => document.documentElement.dataset.scheme), 'auto', 'nothing was applied');
@@ -496,7 +701,13 @@ function suite(engine, launch) {
       // A click from script hits whatever node matches now: a chart card may redraw itself once for its final width.
       await embedEval(() => document.querySelector('[data-export="revenue-by-region"]').click());
       const widget = await waitEvent('svc-download', { since });
-      assert.deepEqual(widget.detail.payload, { format: 'csv', target: 'widget', widgetId: 'revenue-by-region', title: 'Revenue by region', rowCount: 4 });
+      assert.deepEqual(widget.detail.payload, {
+        format: 'csv',
+        target: 'widget',
+        widgetId: 'revenue-by-region',
+        title: 'Revenue by region',
+        rowCount: 4,
+      });
       since = await mark();
       await embedEval(() => document.querySelector('[data-export="dashboard"]').click());
       const whole = await waitEvent('svc-download', { since });
@@ -515,7 +726,13 @@ function suite(engine, launch) {
         e.value = 'Quarterly sales';
         e.dispatchEvent(new Event('input'));
       });
-      assert.equal(await inHost(() => document.getElementById('embed').shadowRoot.querySelector('iframe')?.title === 'Quarterly sales' && 'ok'), 'ok');
+      assert.equal(
+        await inHost(
+          () =>
+            document.getElementById('embed').shadowRoot.querySelector('iframe')?.title === 'Quarterly sales' && 'ok',
+        ),
+        'ok',
+      );
     });
 
     test('the tenant-origin + public-id + session form loads the same dashboard', async () => {
@@ -523,10 +740,24 @@ function suite(engine, launch) {
       await page.click('#url-form button[data-value="parts"]');
       const ready = await waitEvent('svc-ready', { since });
       assert.equal(ready.detail.payload.publicId, 'sales-overview');
-      const attrs = await page.$eval('#embed', (e) => ({ src: e.getAttribute('src'), origin: e.getAttribute('tenant-origin'), id: e.getAttribute('public-id'), session: e.getAttribute('session'),
-        frame: e.shadowRoot.querySelector('iframe').src }));
-      assert.deepEqual(attrs, { src: null, origin: tenant.origin, id: 'sales-overview', session: 'demo-acme', frame: `${tenant.origin}/embed/dashboard/sales-overview?session=demo-acme` });
-      assert.match(await page.$eval('#src-preview', (e) => e.textContent), /^tenant-origin=".*"\npublic-id="sales-overview"\nsession="demo-acme"$/);
+      const attrs = await page.$eval('#embed', (e) => ({
+        src: e.getAttribute('src'),
+        origin: e.getAttribute('tenant-origin'),
+        id: e.getAttribute('public-id'),
+        session: e.getAttribute('session'),
+        frame: e.shadowRoot.querySelector('iframe').src,
+      }));
+      assert.deepEqual(attrs, {
+        src: null,
+        origin: tenant.origin,
+        id: 'sales-overview',
+        session: 'demo-acme',
+        frame: `${tenant.origin}/embed/dashboard/sales-overview?session=demo-acme`,
+      });
+      assert.match(
+        await page.$eval('#src-preview', (e) => e.textContent),
+        /^tenant-origin=".*"\npublic-id="sales-overview"\nsession="demo-acme"$/,
+      );
       const back = await mark();
       await page.click('#url-form button[data-value="src"]');
       await waitEvent('svc-ready', { since: back });
@@ -538,9 +769,17 @@ function suite(engine, launch) {
       await waitEvent('svc-status', { since, where: (d) => d.status === 'loading' && d.reason === 'session-renewal' });
       await waitEvent('svc-ready', { since });
       // The element loads the page's URL with the renewed session; src keeps what the page set.
-      assert.match(await page.$eval('#embed', (e) => new URL(e.shadowRoot.querySelector('iframe').src).searchParams.get('session')), /^demo-acme-[A-Za-z0-9_-]{8,}$/);
+      assert.match(
+        await page.$eval('#embed', (e) =>
+          new URL(e.shadowRoot.querySelector('iframe').src).searchParams.get('session'),
+        ),
+        /^demo-acme-[A-Za-z0-9_-]{8,}$/,
+      );
       assert.equal(await page.$eval('#embed', (e) => new URL(e.src).searchParams.get('session')), 'demo-acme');
-      assert.match(await page.$eval('#src-preview', (e) => e.textContent), /<!-- renewed by the element: session=demo-acme-[A-Za-z0-9_-]{8,} -->$/);
+      assert.match(
+        await page.$eval('#src-preview', (e) => e.textContent),
+        /<!-- renewed by the element: session=demo-acme-[A-Za-z0-9_-]{8,} -->$/,
+      );
     });
   });
 
@@ -550,8 +789,14 @@ function suite(engine, launch) {
       await page.click('#surface button[data-value="chat"]');
       const ready = await waitEvent('svc-ready', { since });
       assert.equal(ready.detail.payload.surface, 'chat');
-      assert.deepEqual(await page.$eval('#filter-group', (g) => [g.disabled, g.querySelector('#filter-value').matches(':disabled'), document.getElementById('filter-note').textContent]),
-        [true, true, 'The chat surface takes no filters.']);
+      assert.deepEqual(
+        await page.$eval('#filter-group', (g) => [
+          g.disabled,
+          g.querySelector('#filter-value').matches(':disabled'),
+          document.getElementById('filter-note').textContent,
+        ]),
+        [true, true, 'The chat surface takes no filters.'],
+      );
       await inEmbed(() => document.querySelector('.suggestion'));
       since = await mark();
       // A real click first: it moves the focus into the cross-origin frame, where the keys must go.
@@ -563,7 +808,10 @@ function suite(engine, launch) {
       assert.equal(submitted.detail.payload.query, 'Revenue by region');
       assert.equal(done.detail.payload.status, 'completed');
       assert.equal(done.detail.payload.chatId, submitted.detail.payload.chatId);
-      assert.match(await inEmbed(() => document.querySelector('.msg.bot:not(.pending) p')?.textContent), /^Revenue by region: North America leads\./);
+      assert.match(
+        await inEmbed(() => document.querySelector('.msg.bot:not(.pending) p')?.textContent),
+        /^Revenue by region: North America leads\./,
+      );
       since = await mark();
       await clickIn('.ask input');
       await page.keyboard.type('What is the weather in Paris?');
@@ -624,24 +872,29 @@ function suite(engine, launch) {
       const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
       for (let n = walker.nextNode(); n; n = walker.nextNode()) if (!data(n.parentElement)) keep(n.data);
       for (const e of document.querySelectorAll('[aria-label], [title], [placeholder]')) {
-        if (!data(e)) for (const a of ['aria-label', 'title', 'placeholder']) if (e.hasAttribute(a)) keep(e.getAttribute(a));
+        if (!data(e))
+          for (const a of ['aria-label', 'title', 'placeholder']) if (e.hasAttribute(a)) keep(e.getAttribute(a));
       }
       keep(document.title);
       return [...out];
     };
     // What may read the same as in English: strings a locale's table gives as the English one does
     // ("Tickets" in German), and month names Intl writes alike ("Jan").
-    const sameAsEnglish = async (locale) => (await import('/embed/static/i18n.js').then(({ STRINGS }) => {
-      const lang = locale.split('-')[0];
-      const same = Object.keys(STRINGS.en).filter((k) => STRINGS[lang][k] === STRINGS.en[k]).map((k) => STRINGS.en[k]);
-      for (let m = 0; m < 12; m++) {
-        const date = new Date(Date.UTC(2025, m, 1));
-        const name = (l) => new Intl.DateTimeFormat(l, { month: 'short', timeZone: 'UTC' }).format(date);
-        if (name(locale) === name('en-US')) same.push(name('en-US'));
-      }
-      return same;
-    }));
-    const settled = () => document.documentElement.lang && !document.querySelector('#root.boot, .skeleton, .msg.pending') && 'ok';
+    const sameAsEnglish = async (locale) =>
+      await import('/embed/static/i18n.js').then(({ STRINGS }) => {
+        const lang = locale.split('-')[0];
+        const same = Object.keys(STRINGS.en)
+          .filter((k) => STRINGS[lang][k] === STRINGS.en[k])
+          .map((k) => STRINGS.en[k]);
+        for (let m = 0; m < 12; m++) {
+          const date = new Date(Date.UTC(2025, m, 1));
+          const name = (l) => new Intl.DateTimeFormat(l, { month: 'short', timeZone: 'UTC' }).format(date);
+          if (name(locale) === name('en-US')) same.push(name('en-US'));
+        }
+        return same;
+      });
+    const settled = () =>
+      document.documentElement.lang && !document.querySelector('#root.boot, .skeleton, .msg.pending') && 'ok';
 
     /** Collects the strings in English and in each locale, and fails on any English string that stays. */
     async function check(what) {
@@ -652,7 +905,9 @@ function suite(engine, launch) {
       for (const locale of LOCALES) {
         await selectLocale(locale);
         await inEmbed(settled);
-        const allowed = (await inEmbed(sameAsEnglish, locale)).map((a) => new RegExp(`(?<!\\p{L})${a.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?!\\p{L})`, 'gu'));
+        const allowed = (await inEmbed(sameAsEnglish, locale)).map(
+          (a) => new RegExp(`(?<!\\p{L})${a.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?!\\p{L})`, 'gu'),
+        );
         // A string the same as in English leaks English unless every word of it may read the same ("Jul: 103").
         const english = (text) => /\p{L}/u.test(allowed.reduce((rest, re) => rest.replace(re, ' '), text));
         const left = (await inEmbed(strings)).filter((s) => englishStrings.has(s) && english(s));
@@ -721,23 +976,53 @@ function suite(engine, launch) {
         assert.equal(right.detail.payload.embedTenant, 'globex');
         await waitEvent('svc-dashboard-loaded', { p, where: (_, e) => e.id === 'left' });
         await waitEvent('svc-dashboard-loaded', { p, where: (_, e) => e.id === 'right' });
-        assert.equal(await inEmbed(() => document.documentElement.dataset.effectiveScheme === 'dark' && document.documentElement.lang, undefined, 'right', p), 'de-DE');
+        assert.equal(
+          await inEmbed(
+            () => document.documentElement.dataset.effectiveScheme === 'dark' && document.documentElement.lang,
+            undefined,
+            'right',
+            p,
+          ),
+          'de-DE',
+        );
         const labels = () => p.$$eval('.pane .stage-info', (els) => els.map((e) => e.textContent));
-        assert.deepEqual(await labels(), ['acme · Sales overview · light · en-US', 'globex · Sales overview · dark · de-DE']);
+        assert.deepEqual(await labels(), [
+          'acme · Sales overview · light · en-US',
+          'globex · Sales overview · dark · de-DE',
+        ]);
         const since = await mark(p);
         await p.click('#both-region');
         await p.click('#swap');
         for (const id of ['left', 'right']) {
           await waitEvent('svc-dashboard-loaded', { p, since, where: (_, e) => e.id === id });
-          assert.equal(await inEmbed(() => document.querySelector('.chip-value')?.textContent, undefined, id, p), 'EMEA');
+          assert.equal(
+            await inEmbed(() => document.querySelector('.chip-value')?.textContent, undefined, id, p),
+            'EMEA',
+          );
         }
-        assert.equal(await inEmbed(() => document.documentElement.dataset.effectiveScheme === 'light' && 'light', undefined, 'right', p), 'light');
-        assert.deepEqual(await labels(), ['acme · Sales overview · dark · en-US · region = EMEA', 'globex · Sales overview · light · de-DE · region = EMEA']);
+        assert.equal(
+          await inEmbed(
+            () => document.documentElement.dataset.effectiveScheme === 'light' && 'light',
+            undefined,
+            'right',
+            p,
+          ),
+          'light',
+        );
+        assert.deepEqual(await labels(), [
+          'acme · Sales overview · dark · en-US · region = EMEA',
+          'globex · Sales overview · light · de-DE · region = EMEA',
+        ]);
         const counts = (await eventsSince(since, p)).reduce((m, e) => m.set(e.id, (m.get(e.id) ?? 0) + 1), new Map());
         assert.equal(counts.get('left'), counts.get('right'));
         for (const side of ['left', 'right']) {
           const log = await logEntries(p, `#log-${side}`);
-          assert.ok(log.some((e) => e.kind === 'in') && log.some((e) => e.action === 'svc:action:set-filter') && log.some((e) => e.kind === 'status'), side);
+          assert.ok(
+            log.some((e) => e.kind === 'in') &&
+              log.some((e) => e.action === 'svc:action:set-filter') &&
+              log.some((e) => e.kind === 'status'),
+            side,
+          );
         }
       });
     });
@@ -747,13 +1032,25 @@ function suite(engine, launch) {
     test('the playground opened on 127.0.0.1:<port> gets a ready embed that takes actions', async () => {
       const alias = host.origin.replace('//localhost:', '//127.0.0.1:');
       assert.notEqual(alias, host.origin);
-      await withPage('/', async (p) => {
-        const ready = await waitEvent('svc-ready', { p });
-        assert.equal(ready.detail.payload.embedTenant, 'acme');
-        await p.click('#color-scheme button[data-value="dark"]');
-        assert.equal(await inEmbed(() => document.documentElement.dataset.effectiveScheme === 'dark' && 'dark', undefined, 'embed', p), 'dark');
-        await waitEvent('svc-dashboard-loaded', { p });
-      }, { origin: alias });
+      await withPage(
+        '/',
+        async (p) => {
+          const ready = await waitEvent('svc-ready', { p });
+          assert.equal(ready.detail.payload.embedTenant, 'acme');
+          await p.click('#color-scheme button[data-value="dark"]');
+          assert.equal(
+            await inEmbed(
+              () => document.documentElement.dataset.effectiveScheme === 'dark' && 'dark',
+              undefined,
+              'embed',
+              p,
+            ),
+            'dark',
+          );
+          await waitEvent('svc-dashboard-loaded', { p });
+        },
+        { origin: alias },
+      );
     });
   });
 
@@ -768,11 +1065,25 @@ function suite(engine, launch) {
         const shown = await p.$eval('#embed', (e) => {
           const box = e.shadowRoot.querySelector('[part="error"]');
           const slot = document.getElementById('slot-error');
-          return { status: e.status, state: e.matches(':state(error)'), hidden: box.hidden, height: slot.getBoundingClientRect().height > 0,
-            reason: document.getElementById('error-reason').textContent, causes: document.querySelectorAll('#error-message li').length,
-            origin: new URL(e.src).origin };
+          return {
+            status: e.status,
+            state: e.matches(':state(error)'),
+            hidden: box.hidden,
+            height: slot.getBoundingClientRect().height > 0,
+            reason: document.getElementById('error-reason').textContent,
+            causes: document.querySelectorAll('#error-message li').length,
+            origin: new URL(e.src).origin,
+          };
         });
-        assert.deepEqual(shown, { status: 'error', state: true, hidden: false, height: true, reason: 'ready-timeout', causes: status.detail.frameLoaded ? 6 : 0, origin: refusing.origin });
+        assert.deepEqual(shown, {
+          status: 'error',
+          state: true,
+          hidden: false,
+          height: true,
+          reason: 'ready-timeout',
+          causes: status.detail.frameLoaded ? 6 : 0,
+          origin: refusing.origin,
+        });
         const [latest] = (await logEntries(p)).filter((e) => e.kind === 'status');
         assert.equal(latest.text, 'loading → error · ready-timeout');
         assert.equal(latest.more, status.detail.message);
@@ -785,11 +1096,18 @@ function suite(engine, launch) {
         const first = await waitEvent('svc-ready', { p, since });
         const went = await waitEvent('svc-view', { p, since, where: (d) => d.payload.path === '/details' });
         const expired = await waitEvent('svc-error', { p, since, timeout: 2 * MINUTE, where: (d) => d.payload.fatal });
-        assert.deepEqual([expired.detail.payload.name, expired.detail.payload.context], ['SessionExpiredError', 'auth']);
+        assert.deepEqual(
+          [expired.detail.payload.name, expired.detail.payload.context],
+          ['SessionExpiredError', 'auth'],
+        );
         const events = async () => (await eventsSince(since, p)).map((e, i) => ({ ...e, i }));
         const renewing = await waitEvent('svc-status', { p, since, where: (d) => d.reason === 'session-renewal' });
         const second = await waitEvent('svc-ready', { p, since, where: (d) => d.timestamp > first.detail.timestamp });
-        const restored = await waitEvent('svc-view', { p, since, where: (d) => d.payload.path === '/details' && d.timestamp > second.detail.timestamp });
+        const restored = await waitEvent('svc-view', {
+          p,
+          since,
+          where: (d) => d.payload.path === '/details' && d.timestamp > second.detail.timestamp,
+        });
         assert.ok(restored && went);
         // In order: the fatal error, the renewal, the new ready; the element sent navigate('/details') by itself.
         const all = await events();
@@ -797,13 +1115,24 @@ function suite(engine, launch) {
         const iError = at((e) => e.name === 'svc-error' && e.detail.payload.fatal);
         const iRenew = at((e) => e.name === 'svc-status' && e.detail.reason === 'session-renewal');
         const iReady = at((e) => e.name === 'svc-ready' && e.detail.timestamp === second.detail.timestamp);
-        const iNavigate = all.findIndex((e, i) => i > iRenew && e.name === 'svc-action' && e.detail.type === 'svc:action:navigate');
-        assert.ok(iError < iRenew && iRenew < iNavigate && iNavigate < iReady, JSON.stringify({ iError, iRenew, iNavigate, iReady }));
+        const iNavigate = all.findIndex(
+          (e, i) => i > iRenew && e.name === 'svc-action' && e.detail.type === 'svc:action:navigate',
+        );
+        assert.ok(
+          iError < iRenew && iRenew < iNavigate && iNavigate < iReady,
+          JSON.stringify({ iError, iRenew, iNavigate, iReady }),
+        );
         assert.deepEqual(all[iNavigate].detail.payload, { path: '/details' });
         assert.ok(renewing);
-        assert.match(await p.$eval('#embed', (e) => new URL(e.shadowRoot.querySelector('iframe').src).searchParams.get('session')), /^demo-acme-ttl60-/);
+        assert.match(
+          await p.$eval('#embed', (e) => new URL(e.shadowRoot.querySelector('iframe').src).searchParams.get('session')),
+          /^demo-acme-ttl60-/,
+        );
         assert.match(await p.$eval('#embed', (e) => new URL(e.src).searchParams.get('session')), /^demo-acme-ttl20-/);
-        assert.equal(await inEmbed(() => document.querySelector('.tab.active')?.textContent, undefined, 'embed', p), 'Orders');
+        assert.equal(
+          await inEmbed(() => document.querySelector('.tab.active')?.textContent, undefined, 'embed', p),
+          'Orders',
+        );
         // The log tells the story, newest first.
         const story = (await logEntries(p)).reverse();
         const find = (pred, from = 0) => story.findIndex((e, i) => i >= from && pred(e));
@@ -812,24 +1141,46 @@ function suite(engine, launch) {
         const sProvider = find((e) => e.kind === 'note' && /sessionProvider called/.test(e.text), sRenew);
         const sNavigate = find((e) => e.action === 'svc:action:navigate' && e.text === '/details', sProvider);
         const sReady = find((e) => e.kind === 'status' && e.text === 'loading → ready', sNavigate);
-        assert.ok([sError, sRenew, sProvider, sNavigate, sReady].every((i) => i >= 0), JSON.stringify({ sError, sRenew, sProvider, sNavigate, sReady }));
+        assert.ok(
+          [sError, sRenew, sProvider, sNavigate, sReady].every((i) => i >= 0),
+          JSON.stringify({ sError, sRenew, sProvider, sNavigate, sReady }),
+        );
       });
     });
 
     test('"Custom loading slot": the page\'s loading card covers the frame while loading, and goes at ready', async () => {
       await scenario('loading', async (p, since) => {
         await waitEvent('svc-status', { p, since, where: (d) => d.status === 'loading' });
-        const loading = await inHost(() => {
-          const e = document.getElementById('embed');
-          const card = document.getElementById('slot-loading').getBoundingClientRect();
-          const frame = e.shadowRoot.querySelector('iframe').getBoundingClientRect();
-          return e.status === 'loading' && { busy: e.getAttribute('aria-busy'), hidden: e.shadowRoot.querySelector('[part="loading"]').hidden,
-            inside: card.height > 0 && card.top >= frame.top && card.bottom <= frame.bottom, src: e.src };
-        }, undefined, p);
-        assert.deepEqual({ ...loading, src: new URL(loading.src).searchParams.get('startDelay') }, { busy: 'true', hidden: false, inside: true, src: '2500' });
+        const loading = await inHost(
+          () => {
+            const e = document.getElementById('embed');
+            const card = document.getElementById('slot-loading').getBoundingClientRect();
+            const frame = e.shadowRoot.querySelector('iframe').getBoundingClientRect();
+            return (
+              e.status === 'loading' && {
+                busy: e.getAttribute('aria-busy'),
+                hidden: e.shadowRoot.querySelector('[part="loading"]').hidden,
+                inside: card.height > 0 && card.top >= frame.top && card.bottom <= frame.bottom,
+                src: e.src,
+              }
+            );
+          },
+          undefined,
+          p,
+        );
+        assert.deepEqual(
+          { ...loading, src: new URL(loading.src).searchParams.get('startDelay') },
+          { busy: 'true', hidden: false, inside: true, src: '2500' },
+        );
         await waitEvent('svc-ready', { p, since });
-        assert.deepEqual(await p.$eval('#embed', (e) => [e.status, e.shadowRoot.querySelector('[part="loading"]').hidden, document.getElementById('slot-loading').getBoundingClientRect().height]),
-          ['ready', true, 0]);
+        assert.deepEqual(
+          await p.$eval('#embed', (e) => [
+            e.status,
+            e.shadowRoot.querySelector('[part="loading"]').hidden,
+            document.getElementById('slot-loading').getBoundingClientRect().height,
+          ]),
+          ['ready', true, 0],
+        );
       });
     });
   });
@@ -855,8 +1206,12 @@ function suite(engine, launch) {
       // cross-origin frame, covered by the element's error state, was seen to hang for a whole minute.
       const top = await context.newPage();
       try {
-        await top.goto(`${tenant.origin}/embed/dashboard/sales-overview?session=demo-acme-ttl1-top${Date.now().toString(36)}${engine}`);
-        const title = await top.waitForSelector('#root[data-error="SessionExpiredError"] .fatal-card h1', { timeout: MINUTE });
+        await top.goto(
+          `${tenant.origin}/embed/dashboard/sales-overview?session=demo-acme-ttl1-top${Date.now().toString(36)}${engine}`,
+        );
+        const title = await top.waitForSelector('#root[data-error="SessionExpiredError"] .fatal-card h1', {
+          timeout: MINUTE,
+        });
         assert.equal(await title.evaluate((e) => e.textContent), 'Session expired');
       } finally {
         await top.close();
@@ -868,7 +1223,9 @@ function suite(engine, launch) {
       try {
         await p.goto(`${tenant.origin}/embed/dashboard/sales-overview?session=demo-acme&session=demo-globex`);
         await p.waitForSelector('#root[data-error="InvalidSessionError"]', { timeout: MINUTE });
-        await p.goto(`${tenant.origin}/embed/dashboard/sales-overview?session=demo-acme&allowExport=false&allowExport=true`);
+        await p.goto(
+          `${tenant.origin}/embed/dashboard/sales-overview?session=demo-acme&allowExport=false&allowExport=true`,
+        );
         await p.waitForSelector('[data-widget="kpi-orders"] .kpi-value', { timeout: MINUTE });
         assert.equal(await p.$$eval('[data-export]', (els) => els.length), 0);
         assert.match(await p.$eval('.debug-info', (e) => e.textContent), /export off/);

@@ -31,9 +31,11 @@ function run(bin, args) {
 function markedLines(dir, files) {
   const marked = new Set();
   for (const file of files) {
-    readFileSync(join(dir, file), 'utf8').split('\n').forEach((line, i) => {
-      if (/<!-- expect-error: /.test(line)) marked.add(`${file}:${i + 2}`);
-    });
+    readFileSync(join(dir, file), 'utf8')
+      .split('\n')
+      .forEach((line, i) => {
+        if (/<!-- expect-error: /.test(line)) marked.add(`${file}:${i + 2}`);
+      });
   }
   return marked;
 }
@@ -64,7 +66,12 @@ describe('framework typings', { concurrency: true }, () => {
   test('Svelte 5 components (svelte-check): errors on exactly the marked lines', async () => {
     const dir = join(types, 'svelte/src');
     const { output } = await run('svelte-check/bin/svelte-check', [
-      '--workspace', 'test/types/frameworks/svelte', '--tsconfig', './tsconfig.json', '--output', 'machine',
+      '--workspace',
+      'test/types/frameworks/svelte',
+      '--tsconfig',
+      './tsconfig.json',
+      '--output',
+      'machine',
     ]);
     assert.match(output, /COMPLETED/, output);
     const errors = new Set([...output.matchAll(/ ERROR "src\/([^"]+)" (\d+):\d+ /g)].map(([, f, l]) => `${f}:${l}`));
@@ -75,8 +82,15 @@ describe('framework typings', { concurrency: true }, () => {
 
   test('an Angular template (ngc, strictTemplates): $event typed through GlobalEventHandlersEventMap', async () => {
     const dir = join(types, 'angular');
-    const { output } = await run('@angular/compiler-cli/bundles/src/bin/ngc.js', ['-p', 'test/types/frameworks/angular']);
-    const errors = new Set([...output.matchAll(/^(?:.*\/)?([\w.-]+\.(?:html|ts))[:(](\d+)[:,]\d+\)?:? - error/gm)].map(([, f, l]) => `${f}:${l}`));
+    const { output } = await run('@angular/compiler-cli/bundles/src/bin/ngc.js', [
+      '-p',
+      'test/types/frameworks/angular',
+    ]);
+    const errors = new Set(
+      [...output.matchAll(/^(?:.*\/)?([\w.-]+\.(?:html|ts))[:(](\d+)[:,]\d+\)?:? - error/gm)].map(
+        ([, f, l]) => `${f}:${l}`,
+      ),
+    );
     const expected = markedLines(dir, ['embed.component.html']);
     assert.ok(expected.size >= 2, 'the negative cases are there');
     assert.deepEqual([...errors].sort(), [...expected].sort(), output);

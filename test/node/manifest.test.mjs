@@ -14,8 +14,12 @@ const manifest = read(pkg.customElements);
 const element = manifest.modules.flatMap((m) => m.declarations ?? []).find((d) => d.tagName === 'svc-embed');
 
 const program = ts.createProgram([new URL('src/index.ts', root).pathname], {
-  strict: true, module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, target: ts.ScriptTarget.ES2022,
-  useDefineForClassFields: false, noEmit: true,
+  strict: true,
+  module: ts.ModuleKind.NodeNext,
+  moduleResolution: ts.ModuleResolutionKind.NodeNext,
+  target: ts.ScriptTarget.ES2022,
+  useDefineForClassFields: false,
+  noEmit: true,
 });
 const checker = program.getTypeChecker();
 /** A declaration named `name` in src/`file`. */
@@ -32,8 +36,14 @@ test('package.json names the manifest, and it describes <svc-embed> as published
   assert.ok(pkg.files.includes('custom-elements.json'));
   assert.ok(element, 'svc-embed is declared');
   assert.equal(element.name, 'SvcEmbedElement');
-  const definition = manifest.modules.flatMap((m) => m.exports ?? []).find((e) => e.kind === 'custom-element-definition');
-  assert.deepEqual(definition, { kind: 'custom-element-definition', name: 'svc-embed', declaration: { name: 'SvcEmbedElement', module: 'dist/svc-embed.js' } });
+  const definition = manifest.modules
+    .flatMap((m) => m.exports ?? [])
+    .find((e) => e.kind === 'custom-element-definition');
+  assert.deepEqual(definition, {
+    kind: 'custom-element-definition',
+    name: 'svc-embed',
+    declaration: { name: 'SvcEmbedElement', module: 'dist/svc-embed.js' },
+  });
   for (const m of manifest.modules) assert.match(m.path, /^dist\/.*\.js$/);
 });
 
@@ -45,7 +55,10 @@ test('events: exactly those of SvcEmbedEventMap, each with the detail type of it
   });
   assert.ok(expected.length >= 10);
   const actual = element.events.map((e) => ({ name: e.name, type: normal(e.type?.text ?? '') }));
-  assert.deepEqual(actual.sort((a, b) => a.name.localeCompare(b.name)), expected.sort((a, b) => a.name.localeCompare(b.name)));
+  assert.deepEqual(
+    actual.sort((a, b) => a.name.localeCompare(b.name)),
+    expected.sort((a, b) => a.name.localeCompare(b.name)),
+  );
   for (const e of element.events) assert.ok(e.description, `${e.name} is described`);
 });
 
@@ -67,30 +80,37 @@ test('attributes and properties: exactly the static properties, each attribute t
     expectedAttributes.push({ name: kebab(name), fieldName: name });
   }
   const attributes = element.attributes.map(({ name, fieldName }) => ({ name, fieldName }));
-  assert.deepEqual(attributes.sort((a, b) => a.name.localeCompare(b.name)), expectedAttributes.sort((a, b) => a.name.localeCompare(b.name)));
+  assert.deepEqual(
+    attributes.sort((a, b) => a.name.localeCompare(b.name)),
+    expectedAttributes.sort((a, b) => a.name.localeCompare(b.name)),
+  );
   // Besides the reactive properties, only read-only accessors (`ready`): nothing private.
   for (const [name, field] of fields) {
-    if (!Object.hasOwn(SvcEmbedElement.properties, name)) assert.equal(field.readonly, true, `${name} is reactive or read-only`);
+    if (!Object.hasOwn(SvcEmbedElement.properties, name))
+      assert.equal(field.readonly, true, `${name} is reactive or read-only`);
     assert.notEqual(field.privacy, 'private', name);
   }
 });
 
 test('methods: exactly the public methods the class declares', () => {
   const cls = declaration('svc-embed.ts', 'SvcEmbedElement');
-  const hidden = ts.ModifierFlags.Private | ts.ModifierFlags.Protected | ts.ModifierFlags.Override | ts.ModifierFlags.Static;
+  const hidden =
+    ts.ModifierFlags.Private | ts.ModifierFlags.Protected | ts.ModifierFlags.Override | ts.ModifierFlags.Static;
   const expected = cls.members
     .filter((m) => ts.isMethodDeclaration(m) && ts.isIdentifier(m.name) && !(ts.getCombinedModifierFlags(m) & hidden))
     .map((m) => m.name.text);
   assert.ok(expected.includes('navigate'));
   const actual = element.members.filter((m) => m.kind === 'method').map((m) => m.name);
   assert.deepEqual(actual.sort(), expected.sort());
-  for (const m of element.members.filter((x) => x.kind === 'method')) assert.ok(m.description, `${m.name} is described`);
+  for (const m of element.members.filter((x) => x.kind === 'method'))
+    assert.ok(m.description, `${m.name} is described`);
 });
 
 test('slots, CSS parts and CSS states are described', () => {
   assert.ok(element.cssParts.some((p) => p.name === 'frame'));
   for (const list of ['slots', 'cssParts', 'cssStates']) {
-    for (const item of element[list] ?? []) assert.ok(item.name && item.description, `${list}: ${item.name} is described`);
+    for (const item of element[list] ?? [])
+      assert.ok(item.name && item.description, `${list}: ${item.name} is described`);
   }
 });
 
@@ -103,7 +123,13 @@ test('web-types.json (JetBrains) and html-custom-data.json (VS Code) carry every
   const webTypes = read('web-types.json').contributions.html.elements.find((e) => e.name === 'svc-embed');
   assert.deepEqual(webTypes.attributes.map((a) => a.name).sort(), attributes);
   assert.deepEqual(webTypes.js.events.map((e) => e.name).sort(), events);
-  assert.deepEqual(webTypes.js.properties.map((p) => p.name).sort(), element.members.filter((m) => m.kind === 'field').map((m) => m.name).sort());
+  assert.deepEqual(
+    webTypes.js.properties.map((p) => p.name).sort(),
+    element.members
+      .filter((m) => m.kind === 'field')
+      .map((m) => m.name)
+      .sort(),
+  );
 
   const vscode = read('html-custom-data.json').tags.find((t) => t.name === 'svc-embed');
   assert.deepEqual(vscode.attributes.map((a) => a.name).sort(), attributes);

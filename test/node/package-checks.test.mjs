@@ -20,11 +20,17 @@ for (const dir of PACKAGES) {
     });
 
     test('attw --pack --profile esm-only: no problem outside the resolutions the profile ignores', async () => {
-      const r = await runToEnd(bin('attw'), ['--pack', '.', '--profile', 'esm-only', '--format', 'json'], { cwd: join(root, dir), timeout: LIMIT_MS });
+      const r = await runToEnd(bin('attw'), ['--pack', '.', '--profile', 'esm-only', '--format', 'json'], {
+        cwd: join(root, dir),
+        timeout: LIMIT_MS,
+      });
       assert.equal(r.code, 0, r.stdout + r.stderr);
       // ESM-only: what CommonJS resolution (node10, node16 from CJS) meets is expected, and ignored.
       const problems = Object.values(JSON.parse(r.stdout).problems ?? {}).flat();
-      assert.deepEqual(problems.filter((p) => !['node10', 'node16-cjs'].includes(p.resolutionKind)), []);
+      assert.deepEqual(
+        problems.filter((p) => !['node10', 'node16-cjs'].includes(p.resolutionKind)),
+        [],
+      );
       assert.ok(JSON.parse(r.stdout).analysis.entrypoints, 'attw analysed the package');
     });
   });

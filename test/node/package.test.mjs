@@ -9,27 +9,46 @@ import vm from 'node:vm';
 const root = new URL('../../', import.meta.url);
 
 test('the main entry imports in plain Node (SSR) and registers without throwing', async () => {
-  const result = spawnSync(process.execPath, ['--input-type=module', '-e', `
+  const result = spawnSync(
+    process.execPath,
+    [
+      '--input-type=module',
+      '-e',
+      `
     const m = await import('svc-embed');
     await import('svc-embed'); // a second import is a no-op
     console.log(JSON.stringify({ cls: typeof m.SvcEmbedElement, filterParam: typeof m.filterParam, validateEvent: typeof m.validateEvent }));
-  `], { cwd: root, encoding: 'utf8' });
+  `,
+    ],
+    { cwd: root, encoding: 'utf8' },
+  );
   assert.equal(result.status, 0, result.stderr);
   assert.deepEqual(JSON.parse(result.stdout), { cls: 'function', filterParam: 'function', validateEvent: 'function' });
 });
 
 test('svc-embed/protocol is DOM-free: it imports in a Node realm without any DOM shim', async () => {
-  const result = spawnSync(process.execPath, ['--input-type=module', '-e', `
+  const result = spawnSync(
+    process.execPath,
+    [
+      '--input-type=module',
+      '-e',
+      `
     const p = await import('svc-embed/protocol');
     if (typeof HTMLElement !== 'undefined' || typeof window !== 'undefined') throw new Error('DOM leaked');
     console.log(p.EVENT_TYPES.length + ' ' + p.ACTION_TYPES.length);
-  `], { cwd: root, encoding: 'utf8' });
+  `,
+    ],
+    { cwd: root, encoding: 'utf8' },
+  );
   assert.equal(result.status, 0, result.stderr);
   assert.equal(result.stdout.trim(), '8 6');
 });
 
 test('TypeScript users get typed event details without casts (tsc --noEmit over src and tests)', () => {
-  const result = spawnSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.json', '--noEmit'], { cwd: root, encoding: 'utf8' });
+  const result = spawnSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.json', '--noEmit'], {
+    cwd: root,
+    encoding: 'utf8',
+  });
   assert.equal(result.status, 0, result.stdout + result.stderr);
 });
 
@@ -52,27 +71,43 @@ test('the CDN bundles are within their 9,000-byte gzip budget and self-contained
 });
 
 test('@svc-embed/react imports in plain Node and renders on the server', () => {
-  const result = spawnSync(process.execPath, ['--input-type=module', '-e', `
+  const result = spawnSync(
+    process.execPath,
+    [
+      '--input-type=module',
+      '-e',
+      `
     const { SvcEmbed } = await import('@svc-embed/react');
     const React = await import('react');
     const { renderToString } = await import('react-dom/server');
     console.log(renderToString(React.createElement(SvcEmbed, { src: 'https://acme.example.com/embed/dashboard/x', theme: { primaryColor: '#000' }, className: 'embed', onSvcReady() {} })));
-  `], { cwd: root, encoding: 'utf8' });
+  `,
+    ],
+    { cwd: root, encoding: 'utf8' },
+  );
   assert.equal(result.status, 0, result.stderr);
   // Properties and handlers are the browser's business: the server writes neither, nor "[object Object]".
   assert.equal(result.stdout.trim(), '<svc-embed class="embed"></svc-embed>');
 });
 
-test('@svc-embed/react finds the element\'s properties when another copy of the element defined the tag first', () => {
+test("@svc-embed/react finds the element's properties when another copy of the element defined the tag first", () => {
   // @lit/react sets as properties only the names on the class's prototype, which Lit puts there when it finalizes
   // the class: normally at definition, which the guarded define skips when the tag is taken.
-  const result = spawnSync(process.execPath, ['--input-type=module', '-e', `
+  const result = spawnSync(
+    process.execPath,
+    [
+      '--input-type=module',
+      '-e',
+      `
     const { ReactiveElement } = await import('@lit/reactive-element');
     customElements.define('svc-embed', class OtherCopy extends ReactiveElement {});
     await import('@svc-embed/react');
     const { SvcEmbedElement } = await import('svc-embed');
     console.log(JSON.stringify([customElements.get('svc-embed') === SvcEmbedElement, 'theme' in SvcEmbedElement.prototype]));
-  `], { cwd: root, encoding: 'utf8' });
+  `,
+    ],
+    { cwd: root, encoding: 'utf8' },
+  );
   assert.equal(result.status, 0, result.stderr);
   assert.deepEqual(JSON.parse(result.stdout), [false, true]);
 });
@@ -83,9 +118,17 @@ test('the published files: every entry point, its typings, the bundles, the mani
   assert.equal(result.status, 0, result.stderr);
   const packed = new Set(JSON.parse(result.stdout)[0].files.map((f) => f.path));
   const targets = Object.values(pkg.exports).flatMap((t) => (typeof t === 'string' ? [t] : Object.values(t)));
-  for (const file of [...targets, pkg.customElements, pkg['web-types'], 'html-custom-data.json', pkg.unpkg, 'cdn/svc-embed.classic.min.js']) {
+  for (const file of [
+    ...targets,
+    pkg.customElements,
+    pkg['web-types'],
+    'html-custom-data.json',
+    pkg.unpkg,
+    'cdn/svc-embed.classic.min.js',
+  ]) {
     assert.ok(packed.has(file.replace(/^\.\//, '')), `${file} is published`);
   }
-  for (const entry of ['./jsx', './vue', './svelte']) assert.deepEqual(Object.keys(pkg.exports[entry]), ['types'], `${entry} is type-only`);
+  for (const entry of ['./jsx', './vue', './svelte'])
+    assert.deepEqual(Object.keys(pkg.exports[entry]), ['types'], `${entry} is type-only`);
   assert.ok(![...packed].some((f) => f.startsWith('test/') || f.startsWith('src/')), 'no tests or sources');
 });

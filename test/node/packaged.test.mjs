@@ -44,7 +44,10 @@ const MB = (n) => `${(n / 1e6).toFixed(2)} MB`;
 async function project(name, packages) {
   const path = join(dir, name);
   mkdirSync(path);
-  writeFileSync(join(path, 'package.json'), JSON.stringify({ name: `packaged-${name}`, private: true, type: 'module' }));
+  writeFileSync(
+    join(path, 'package.json'),
+    JSON.stringify({ name: `packaged-${name}`, private: true, type: 'module' }),
+  );
   const specs = packages.map((p) => (tarballs[p] ? join(dir, tarballs[p]) : p));
   const installed = await sh('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', ...specs], path);
   assert.equal(installed.code, 0, installed.stderr);
@@ -70,7 +73,9 @@ async function installedPackages(path) {
 
 async function footprint(t, path) {
   const list = await installedPackages(path);
-  t.diagnostic(`npm ls --all: ${list.length} packages (${list.join(', ')}); node_modules ${MB(bytes(join(path, 'node_modules')))}`);
+  t.diagnostic(
+    `npm ls --all: ${list.length} packages (${list.join(', ')}); node_modules ${MB(bytes(join(path, 'node_modules')))}`,
+  );
   return list.map((p) => p.replace(/(?<=.)@[^@]*$/, ''));
 }
 
@@ -81,13 +86,35 @@ before(async () => {
     assert.equal(packed.code, 0, packed.stderr);
     for (const t of JSON.parse(packed.stdout)) tarballs[t.name] = t.filename;
   }
-  assert.deepEqual(Object.keys(tarballs).sort(), ['@svc-embed/api', '@svc-embed/protocol', '@svc-embed/react', '@svc-embed/tenant', 'svc-embed']);
-  Object.assign(projects, Object.fromEntries(await Promise.all([
-    ['element', ['svc-embed', '@svc-embed/protocol']],
-    ['api', ['@svc-embed/api', '@svc-embed/protocol']],
-    ['tenant', ['@svc-embed/tenant', '@svc-embed/api', '@svc-embed/protocol']],
-    ['react', ['@svc-embed/react', 'svc-embed', '@svc-embed/protocol', `react@${version('react')}`, `react-dom@${version('react-dom')}`]],
-  ].map(async ([name, packages]) => [name, await project(name, packages)]))));
+  assert.deepEqual(Object.keys(tarballs).sort(), [
+    '@svc-embed/api',
+    '@svc-embed/protocol',
+    '@svc-embed/react',
+    '@svc-embed/tenant',
+    'svc-embed',
+  ]);
+  Object.assign(
+    projects,
+    Object.fromEntries(
+      await Promise.all(
+        [
+          ['element', ['svc-embed', '@svc-embed/protocol']],
+          ['api', ['@svc-embed/api', '@svc-embed/protocol']],
+          ['tenant', ['@svc-embed/tenant', '@svc-embed/api', '@svc-embed/protocol']],
+          [
+            'react',
+            [
+              '@svc-embed/react',
+              'svc-embed',
+              '@svc-embed/protocol',
+              `react@${version('react')}`,
+              `react-dom@${version('react-dom')}`,
+            ],
+          ],
+        ].map(async ([name, packages]) => [name, await project(name, packages)]),
+      ),
+    ),
+  );
 });
 
 after(() => {
@@ -102,22 +129,38 @@ after(() => {
 });
 
 describe('svc-embed', () => {
-  test('installs at most 4 packages: itself, the protocol and Lit\'s element base; no server, cookie library or @types', async (t) => {
+  test("installs at most 4 packages: itself, the protocol and Lit's element base; no server, cookie library or @types", async (t) => {
     const names = await footprint(t, projects.element);
     assert.ok(names.length <= 4, names.join(', '));
-    assert.deepEqual(names.filter((n) => /^(koa|@koa\/|cookies|keygrip|http-errors|@types\/|express)/.test(n)), []);
+    assert.deepEqual(
+      names.filter((n) => /^(koa|@koa\/|cookies|keygrip|http-errors|@types\/|express)/.test(n)),
+      [],
+    );
     assert.ok(names.includes('svc-embed') && names.includes('@lit/reactive-element'), names.join(', '));
   });
 
   test('svc-embed/testing imports in Node from the installed package, and its typings compile there', async () => {
     const path = projects.element;
-    const imported = await sh(process.execPath, ['--input-type=module', '-e', `
+    const imported = await sh(
+      process.execPath,
+      [
+        '--input-type=module',
+        '-e',
+        `
       const t = await import('svc-embed/testing');
       console.log(Object.keys(t).sort().join(' '));
-    `], path);
+    `,
+      ],
+      path,
+    );
     assert.equal(imported.code, 0, imported.stderr);
-    assert.equal(imported.stdout.trim(), 'READY_DEFAULTS emitEvent emitReady mountTestEmbed recordActions testEmbedSrc');
-    writeFileSync(join(path, 'check.ts'), `
+    assert.equal(
+      imported.stdout.trim(),
+      'READY_DEFAULTS emitEvent emitReady mountTestEmbed recordActions testEmbedSrc',
+    );
+    writeFileSync(
+      join(path, 'check.ts'),
+      `
 import type { SvcEmbedElement } from 'svc-embed';
 import { emitEvent, recordActions } from 'svc-embed/testing';
 import type { ActionRecord } from 'svc-embed/testing';
@@ -129,11 +172,23 @@ record.stop();
 // @ts-expect-error docx is not a download format
 void emitEvent(el, 'svc:event:download', { format: 'docx', target: 'widget' });
 export { format };
-`);
-    writeFileSync(join(path, 'tsconfig.json'), JSON.stringify({
-      compilerOptions: { target: 'es2022', module: 'nodenext', moduleResolution: 'nodenext', lib: ['es2022', 'dom'], strict: true, noEmit: true, skipLibCheck: true },
-      files: ['check.ts'],
-    }));
+`,
+    );
+    writeFileSync(
+      join(path, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: {
+          target: 'es2022',
+          module: 'nodenext',
+          moduleResolution: 'nodenext',
+          lib: ['es2022', 'dom'],
+          strict: true,
+          noEmit: true,
+          skipLibCheck: true,
+        },
+        files: ['check.ts'],
+      }),
+    );
     const tsc = await sh(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', path], path);
     assert.equal(tsc.code, 0, tsc.stdout + tsc.stderr);
   });
@@ -152,10 +207,18 @@ describe('@svc-embed/api', () => {
     const moved = await sh('npx', ['svc-embed', 'tenant'], projects.api);
     assert.equal(moved.code, 2);
     assert.match(moved.stderr, /^svc-embed: [^\n]*npx @svc-embed\/tenant[^\n]*\n$/);
-    const client = await sh(process.execPath, ['--input-type=module', '-e', `
+    const client = await sh(
+      process.execPath,
+      [
+        '--input-type=module',
+        '-e',
+        `
       const { SvcClient, SvcApiError, MAX_FIRST } = await import('@svc-embed/api');
       console.log(typeof SvcClient, typeof SvcApiError, MAX_FIRST);
-    `], projects.api);
+    `,
+      ],
+      projects.api,
+    );
     assert.equal(client.code, 0, client.stderr);
     assert.equal(client.stdout.trim(), 'function function 200');
   });
@@ -165,12 +228,19 @@ describe('@svc-embed/tenant', () => {
   test('installs Koa and its parts, and no Lit', async (t) => {
     const names = await footprint(t, projects.tenant);
     assert.ok(names.includes('koa'), names.join(', '));
-    assert.deepEqual(names.filter((n) => n.startsWith('@lit') || n === 'lit' || n === 'svc-embed'), []);
+    assert.deepEqual(
+      names.filter((n) => n.startsWith('@lit') || n === 'lit' || n === 'svc-embed'),
+      [],
+    );
   });
 
   test('npx svc-embed-tenant --port 0: starts, serves the dashboard embed on the origin it prints, stops at Ctrl-C', async () => {
     // Its own process group, as a shell runs it: Ctrl-C reaches npx and the command it runs.
-    const t = await startUntil('npx', ['svc-embed-tenant', '--port', '0', '--latency', 'off'], 'Ctrl-C stops it.', { cwd: projects.tenant, detached: true, running });
+    const t = await startUntil('npx', ['svc-embed-tenant', '--port', '0', '--latency', 'off'], 'Ctrl-C stops it.', {
+      cwd: projects.tenant,
+      detached: true,
+      running,
+    });
     const origin = /^Simulated tenant {2}(http:\/\/127\.0\.0\.1:\d+)$/m.exec(t.stdout)?.[1];
     assert.ok(origin, t.stdout);
     const page = await fetch(`${origin}/embed/dashboard/sales-overview?session=demo-acme`);
@@ -209,12 +279,17 @@ describe('@svc-embed/react', () => {
   test('installs svc-embed and @lit/react beside React (and @types/react, a peer that @lit/react requires)', async (t) => {
     const names = await footprint(t, projects.react);
     for (const n of ['@svc-embed/react', 'svc-embed', '@lit/react']) assert.ok(names.includes(n), n);
-    assert.deepEqual(names.filter((n) => /^(koa|@koa\/)/.test(n)), []);
+    assert.deepEqual(
+      names.filter((n) => /^(koa|@koa\/)/.test(n)),
+      [],
+    );
   });
 
   test('a React app bundled from the installed packages renders <SvcEmbed> and hears svc-ready', async () => {
     const path = projects.react;
-    writeFileSync(join(path, 'app.jsx'), `
+    writeFileSync(
+      join(path, 'app.jsx'),
+      `
 import { createRoot } from 'react-dom/client';
 import { SvcEmbed } from '@svc-embed/react';
 const src = new URLSearchParams(location.search).get('src');
@@ -223,26 +298,46 @@ window.ready = new Promise((resolve) => {
     <SvcEmbed src={src} style={{ height: 400 }} onSvcReady={(e) => resolve(e.detail.payload)} />,
   );
 });
-`);
+`,
+    );
     const built = await esbuild.build({
-      absWorkingDir: path, entryPoints: ['app.jsx'], bundle: true, format: 'esm', jsx: 'automatic', write: false,
-      define: { 'process.env.NODE_ENV': '"production"' }, logLevel: 'silent',
+      absWorkingDir: path,
+      entryPoints: ['app.jsx'],
+      bundle: true,
+      format: 'esm',
+      jsx: 'automatic',
+      write: false,
+      define: { 'process.env.NODE_ENV': '"production"' },
+      logLevel: 'silent',
     });
     const app = built.outputFiles[0].text;
     tenant = await startTenant({ latency: false });
     server = createServer((req, res) => {
       const { pathname } = new URL(req.url, 'http://x');
-      if (pathname === '/') res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end('<!doctype html><div id="root"></div><script type="module" src="/app.js"></script>');
+      if (pathname === '/')
+        res
+          .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
+          .end('<!doctype html><div id="root"></div><script type="module" src="/app.js"></script>');
       else if (pathname === '/app.js') res.writeHead(200, { 'content-type': 'text/javascript' }).end(app);
       else res.writeHead(404).end();
     });
     await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-    browser = await puppeteer.launch({ executablePath: CHROME_PATH, headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'] });
+    browser = await puppeteer.launch({
+      executablePath: CHROME_PATH,
+      headless: true,
+      args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
+    });
     const tab = await browser.newPage();
     const src = `${tenant.origin}/embed/dashboard/sales-overview?session=demo-acme`;
     await tab.goto(`http://localhost:${server.address().port}/?${new URLSearchParams({ src })}`);
     const payload = await tab.evaluate(() => window.ready);
-    assert.deepEqual(payload, { embedTenant: 'acme', deploymentId: 1, mode: 'signed', surface: 'dashboard', publicId: 'sales-overview' });
+    assert.deepEqual(payload, {
+      embedTenant: 'acme',
+      deploymentId: 1,
+      mode: 'signed',
+      surface: 'dashboard',
+      publicId: 'sales-overview',
+    });
     assert.equal(await tab.evaluate(() => document.querySelector('svc-embed').status), 'ready');
   });
 });

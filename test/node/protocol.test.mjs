@@ -3,11 +3,26 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { runInNewContext } from 'node:vm';
 import {
-  buildAction, buildEvent, filterParam, isPlainObject, parseFilterParam, pathProblem, validateAction, validateEvent, domEventName,
+  buildAction,
+  buildEvent,
+  filterParam,
+  isPlainObject,
+  parseFilterParam,
+  pathProblem,
+  validateAction,
+  validateEvent,
+  domEventName,
   EVENT_TYPES,
 } from 'svc-embed/protocol';
 
-const action = (type, payload, extra = {}) => ({ source: 'svc-embed', direction: 'action', type, payload, timestamp: 1, ...extra });
+const action = (type, payload, extra = {}) => ({
+  source: 'svc-embed',
+  direction: 'action',
+  type,
+  payload,
+  timestamp: 1,
+  ...extra,
+});
 
 test('filterParam builds f_<view>.<dimension>=<JSON> that parseFilterParam reads back', () => {
   for (const value of ['shipped', 42, true, null, ['EU', 'US'], { gte: '2024-01-01' }, 'a"b=d', 'ünïcode', 'a b']) {
@@ -31,36 +46,86 @@ test('filterParam percent-encodes &, #, + and % in the JSON text, so the paramet
 
 test('parseFilterParam refuses a raw &, # or + and a malformed escape in the JSON text', () => {
   for (const bad of [
-    'f_orders.status={"value":"x&allowExport=true"}', 'f_orders.status={"value":"#x"}', 'f_orders.status={"value":"a+b"}',
-    'f_orders.status={"value":"100%"}', 'f_orders.status={"value":"%zz"}', 'f_orders.status={"value":1}#frag',
+    'f_orders.status={"value":"x&allowExport=true"}',
+    'f_orders.status={"value":"#x"}',
+    'f_orders.status={"value":"a+b"}',
+    'f_orders.status={"value":"100%"}',
+    'f_orders.status={"value":"%zz"}',
+    'f_orders.status={"value":1}#frag',
   ]) {
     assert.equal(parseFilterParam(bad), undefined, bad);
   }
-  assert.deepEqual(parseFilterParam('f_orders.status=%7B%22value%22%3A%22x%26y%22%7D'), { view: 'orders', dimension: 'status', value: 'x&y' });
+  assert.deepEqual(parseFilterParam('f_orders.status=%7B%22value%22%3A%22x%26y%22%7D'), {
+    view: 'orders',
+    dimension: 'status',
+    value: 'x&y',
+  });
 });
 
 test('pathProblem refuses C0 and C1 controls, separators, bidirectional controls, lone surrogates and dot segments', () => {
-  const bad = ['/a\u0000', '/\u007f', '/x\u0085y', '/\u009b31m', '/\u2028', '/\u2029', '/\u202e', '/\u2067', '/\u200f', '/\u061c',
-    '/\ud800', '/\udfff', '/..', '/.', '/a/../b', '/%2e%2E/x', '/.%2e', '/a/%2e'];
-  for (const path of bad) assert.ok(pathProblem(path), JSON.stringify(path).replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16)}`));
-  for (const path of ['/', '/a', '/.well-known', '/a..b', '/q?p=../x', '/#../x', '/😀', '/日本']) assert.equal(pathProblem(path), undefined, path);
+  const bad = [
+    '/a\u0000',
+    '/\u007f',
+    '/x\u0085y',
+    '/\u009b31m',
+    '/\u2028',
+    '/\u2029',
+    '/\u202e',
+    '/\u2067',
+    '/\u200f',
+    '/\u061c',
+    '/\ud800',
+    '/\udfff',
+    '/..',
+    '/.',
+    '/a/../b',
+    '/%2e%2E/x',
+    '/.%2e',
+    '/a/%2e',
+  ];
+  for (const path of bad)
+    assert.ok(
+      pathProblem(path),
+      JSON.stringify(path).replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16)}`),
+    );
+  for (const path of ['/', '/a', '/.well-known', '/a..b', '/q?p=../x', '/#../x', '/😀', '/日本'])
+    assert.equal(pathProblem(path), undefined, path);
 });
 
 test('isPlainObject accepts plain objects of any realm and nothing else', () => {
-  const other = runInNewContext('({ plain: {}, bare: Object.create(null), arr: [], date: new Date(), map: new Map(), inst: new (class A {})() })');
+  const other = runInNewContext(
+    '({ plain: {}, bare: Object.create(null), arr: [], date: new Date(), map: new Map(), inst: new (class A {})() })',
+  );
   assert.equal(isPlainObject(other.plain), true);
   assert.equal(isPlainObject(other.bare), true);
   for (const v of [other.arr, other.date, other.map, other.inst, new (class B {})(), [], new Number(1), null, 'x', 1]) {
     assert.equal(isPlainObject(v), false);
   }
-  const ready = runInNewContext(`({ source: 'svc-embed', direction: 'event', type: 'svc:event:ready', timestamp: 1, surface: 'app',
+  const ready =
+    runInNewContext(`({ source: 'svc-embed', direction: 'event', type: 'svc:event:ready', timestamp: 1, surface: 'app',
     payload: { embedTenant: null, deploymentId: null, mode: 'private', surface: 'app' } })`);
   assert.equal(validateEvent(ready).ok, true);
 });
 
 test('validateEvent never throws, even for getters and proxies that do', () => {
-  const throwing = { get payload() { throw new Error('boom'); }, source: 'svc-embed', direction: 'event', type: 'svc:event:view', timestamp: 1, surface: 'app' };
-  const trap = new Proxy({}, { getPrototypeOf() { throw new Error('trap'); } });
+  const throwing = {
+    get payload() {
+      throw new Error('boom');
+    },
+    source: 'svc-embed',
+    direction: 'event',
+    type: 'svc:event:view',
+    timestamp: 1,
+    surface: 'app',
+  };
+  const trap = new Proxy(
+    {},
+    {
+      getPrototypeOf() {
+        throw new Error('trap');
+      },
+    },
+  );
   for (const hostile of [throwing, trap]) {
     const r = validateEvent(hostile);
     assert.equal(r.ok, false);
@@ -70,20 +135,39 @@ test('validateEvent never throws, even for getters and proxies that do', () => {
 
 test('filterParam throws a TypeError naming the accepted form', () => {
   const cases = [
-    ['orders.x', 'status', 1], ['orders', 'st=atus', 1], ['', 'status', 1], ['orders', '1x', 1], ['orders', 'status', undefined],
-    ['orders', 'status', NaN], ['orders', 'status', () => 1], ['orders', 'status', new Date()], ['orders', 'status', 10n],
+    ['orders.x', 'status', 1],
+    ['orders', 'st=atus', 1],
+    ['', 'status', 1],
+    ['orders', '1x', 1],
+    ['orders', 'status', undefined],
+    ['orders', 'status', NaN],
+    ['orders', 'status', () => 1],
+    ['orders', 'status', new Date()],
+    ['orders', 'status', 10n],
     ['orders', 'status', JSON.parse('{"__proto__":{"x":1}}')],
   ];
   for (const [view, dim, value] of cases) {
-    assert.throws(() => filterParam(view, dim, value), (e) => e instanceof TypeError && /filterParam\(view, dimension, value\)/.test(e.message));
+    assert.throws(
+      () => filterParam(view, dim, value),
+      (e) => e instanceof TypeError && /filterParam\(view, dimension, value\)/.test(e.message),
+    );
   }
 });
 
 test('parseFilterParam refuses malformed filters and smuggled parameters', () => {
   for (const bad of [
-    'orders.status={"value":1}', 'f_orders={"value":1}', 'f_orders.status=', 'f_orders.status={"value":1}&allowExport=true',
-    'f_orders.status={"val":1}', 'f_orders.status=[{"value":1}]', 'f_orders.status="x"', 'f_.status={"value":1}',
-    'f_orders.status={"value":1', 'f_or ders.status={"value":1}', 42, null,
+    'orders.status={"value":1}',
+    'f_orders={"value":1}',
+    'f_orders.status=',
+    'f_orders.status={"value":1}&allowExport=true',
+    'f_orders.status={"val":1}',
+    'f_orders.status=[{"value":1}]',
+    'f_orders.status="x"',
+    'f_.status={"value":1}',
+    'f_orders.status={"value":1',
+    'f_or ders.status={"value":1}',
+    42,
+    null,
   ]) {
     assert.equal(parseFilterParam(bad), undefined, String(bad));
   }
@@ -96,7 +180,10 @@ test('buildAction builds the envelope and checks the payload', () => {
   assert.equal(a.source, 'svc-embed');
   assert.equal(a.direction, 'action');
   assert.ok(a.timestamp >= before && a.timestamp <= Date.now());
-  assert.throws(() => buildAction('svc:action:set-color-scheme', { scheme: 'sepia' }), /TypeError|one of light, dark, auto/);
+  assert.throws(
+    () => buildAction('svc:action:set-color-scheme', { scheme: 'sepia' }),
+    /TypeError|one of light, dark, auto/,
+  );
   assert.throws(() => buildAction('svc:action:set-locale', { locale: 'en_US!' }), TypeError);
   assert.throws(() => buildAction('svc:action:navigate', { path: '//evil' }), TypeError);
   assert.throws(() => buildAction('svc:action:set-theme', { f: () => 1 }), TypeError);
@@ -131,7 +218,10 @@ test('validateAction refuses broken actions with a reason naming the rule', () =
     [action('svc:action:refresh', []), /^payload/],
     [action('svc:action:set-color-scheme', { scheme: 'DARK' }), /^payload\.scheme/],
     [action('svc:action:set-locale', {}), /^payload\.locale/],
-    [action('svc:action:set-filter', { filterUrlParameter: 'f_a.b={"value":1}&allowExport=true' }), /^payload\.filterUrlParameter/],
+    [
+      action('svc:action:set-filter', { filterUrlParameter: 'f_a.b={"value":1}&allowExport=true' }),
+      /^payload\.filterUrlParameter/,
+    ],
     [action('svc:action:navigate', { path: 'https://evil.example' }), /^payload\.path/],
     [action('svc:action:set-theme', JSON.parse('{"__proto__":{"polluted":1}}')), /__proto__/],
     [{ ...action('svc:action:refresh', {}), source: 'x' }, /^source/],
@@ -154,6 +244,13 @@ test('buildEvent builds valid events for the embed side and refuses invalid ones
 
 test('domEventName maps every wire type to svc-<name>', () => {
   assert.deepEqual(EVENT_TYPES.map(domEventName), [
-    'svc-ready', 'svc-view', 'svc-navigate', 'svc-dashboard-loaded', 'svc-download', 'svc-drilldown', 'svc-ai-query', 'svc-error',
+    'svc-ready',
+    'svc-view',
+    'svc-navigate',
+    'svc-dashboard-loaded',
+    'svc-download',
+    'svc-drilldown',
+    'svc-ai-query',
+    'svc-error',
   ]);
 });

@@ -17,11 +17,19 @@ after(() => tenant?.close());
 const get = async (p) => {
   const res = await fetch(tenant.origin + p);
   const type = res.headers.get('content-type') ?? '';
-  return { status: res.status, headers: res.headers, body: type.includes('json') ? await res.json() : await res.text() };
+  return {
+    status: res.status,
+    headers: res.headers,
+    body: type.includes('json') ? await res.json() : await res.text(),
+  };
 };
 
 describe('surface pages', () => {
-  for (const p of ['/embed/dashboard/sales-overview?session=demo-acme', '/embed/app', '/embed/chat?session=demo-globex']) {
+  for (const p of [
+    '/embed/dashboard/sales-overview?session=demo-acme',
+    '/embed/app',
+    '/embed/chat?session=demo-globex',
+  ]) {
     test(`${p} is the embed shell, frameable only by the host origins`, async () => {
       const res = await get(p);
       assert.equal(res.status, 200);
@@ -36,11 +44,13 @@ describe('surface pages', () => {
     assert.equal((await get('/embed/nothing')).status, 404);
     assert.equal((await get('/embed/dashboard/a%2Fb')).status, 404);
   });
-  test('the page is served for exactly the public ids the element accepts (the protocol\'s one rule)', async () => {
+  test("the page is served for exactly the public ids the element accepts (the protocol's one rule)", async () => {
     // The element accepts these (1-256 of A-Z a-z 0-9 - _ . ~); the tenant's own copy of the rule once refused the
     // dots, tildes and ids over 64 characters.
-    for (const id of ['v1.2', 'a_b~c', 'x'.repeat(256), '...']) assert.equal((await get(`/embed/dashboard/${id}`)).status, 200, id);
-    for (const id of ['x'.repeat(257), '%2e%2e', 'a%20b', '%C3%BC']) assert.equal((await get(`/embed/dashboard/${id}`)).status, 404, id);
+    for (const id of ['v1.2', 'a_b~c', 'x'.repeat(256), '...'])
+      assert.equal((await get(`/embed/dashboard/${id}`)).status, 200, id);
+    for (const id of ['x'.repeat(257), '%2e%2e', 'a%20b', '%C3%BC'])
+      assert.equal((await get(`/embed/dashboard/${id}`)).status, 404, id);
   });
   test('static assets and the protocol module are served', async () => {
     assert.equal((await get('/embed/static/main.js')).status, 200);
@@ -75,9 +85,18 @@ describe('session rules (bootstrap)', () => {
     }
   });
   test('a repeated session is an invalid session on every endpoint, never "no session"', async () => {
-    for (const sessions of ['session=demo-acme&session=demo-globex', 'session=demo-acme&session=demo-acme', 'session=x&session=y', 'session=&session=demo-acme']) {
-      for (const p of ['/embed/api/bootstrap?surface=dashboard&publicId=sales-overview', '/embed/api/bootstrap?surface=chat',
-        '/embed/api/query?publicId=sales-overview&widget=kpi-orders', '/embed/api/ask?q=revenue']) {
+    for (const sessions of [
+      'session=demo-acme&session=demo-globex',
+      'session=demo-acme&session=demo-acme',
+      'session=x&session=y',
+      'session=&session=demo-acme',
+    ]) {
+      for (const p of [
+        '/embed/api/bootstrap?surface=dashboard&publicId=sales-overview',
+        '/embed/api/bootstrap?surface=chat',
+        '/embed/api/query?publicId=sales-overview&widget=kpi-orders',
+        '/embed/api/ask?q=revenue',
+      ]) {
         const res = await get(`${p}&${sessions}`);
         assert.equal(res.status, 401, `${p} ${sessions}`);
         assert.equal(res.body.error.name, 'InvalidSessionError');
@@ -85,12 +104,15 @@ describe('session rules (bootstrap)', () => {
     }
   });
   test('any other repeated parameter of the embed API is a 400 (only the filter f repeats)', async () => {
-    for (const p of ['/embed/api/bootstrap?surface=chat&surface=chat', '/embed/api/bootstrap?surface=dashboard&publicId=sales-overview&publicId=support-ops',
+    for (const p of [
+      '/embed/api/bootstrap?surface=chat&surface=chat',
+      '/embed/api/bootstrap?surface=dashboard&publicId=sales-overview&publicId=support-ops',
       '/embed/api/query?session=demo-acme&publicId=sales-overview&widget=kpi-orders&widget=kpi-orders',
       '/embed/api/query?session=demo-acme&publicId=sales-overview&publicId=sales-overview&widget=kpi-orders',
       '/embed/api/query?session=demo-acme&publicId=sales-overview&widget=kpi-orders&fail=0&fail=1',
       '/embed/api/query?session=demo-acme&publicId=sales-overview&widget=kpi-orders&all=1&all=1',
-      '/embed/api/ask?session=demo-acme&q=revenue&q=orders']) {
+      '/embed/api/ask?session=demo-acme&q=revenue&q=orders',
+    ]) {
       const res = await get(p);
       assert.equal(res.status, 400, p);
       assert.equal(res.body.error.name, 'BadRequest', p);
@@ -107,9 +129,15 @@ describe('queries', () => {
   const q = (extra) => get(`/embed/api/query?publicId=sales-overview&session=demo-acme&${extra}`);
   test('a KPI honours filters built with filterParam, including "any of"', async () => {
     const region = await q(`widget=kpi-orders&f=${encodeURIComponent(filterParam('orders', 'region', 'EMEA'))}`);
-    assert.equal(region.body.value, filterRows('orders', [{ view: 'orders', dimension: 'region', value: 'EMEA' }]).length);
+    assert.equal(
+      region.body.value,
+      filterRows('orders', [{ view: 'orders', dimension: 'region', value: 'EMEA' }]).length,
+    );
     const two = await q(`widget=kpi-orders&f=${encodeURIComponent(filterParam('orders', 'region', ['EMEA', 'APAC']))}`);
-    assert.equal(two.body.value, filterRows('orders', [{ view: 'orders', dimension: 'region', value: ['EMEA', 'APAC'] }]).length);
+    assert.equal(
+      two.body.value,
+      filterRows('orders', [{ view: 'orders', dimension: 'region', value: ['EMEA', 'APAC'] }]).length,
+    );
     assert.ok(two.body.value > region.body.value);
   });
   test('a malformed filter is a 400, a failing widget a 502', async () => {
@@ -149,7 +177,15 @@ describe('sessions that expire: demo-<tenant>-ttl<N>', () => {
   test('what counts as a ttl session, and what is invalid', () => {
     assert.equal(parseSession(['demo-GLOBEX-ttl20']).embedTenant, 'globex');
     assert.equal(parseSession(['demo-acme-ttl86400-x_y-z']).ttlMs, 86_400_000);
-    for (const s of ['demo-acme-ttl0', 'demo-acme-ttl86401', 'demo-acme-ttl', 'demo-acme-ttlx', 'demo-acme-ttl-5', 'demo-acme-ttl1.5', 'demo-acme-ttl20-']) {
+    for (const s of [
+      'demo-acme-ttl0',
+      'demo-acme-ttl86401',
+      'demo-acme-ttl',
+      'demo-acme-ttlx',
+      'demo-acme-ttl-5',
+      'demo-acme-ttl1.5',
+      'demo-acme-ttl20-',
+    ]) {
       assert.equal(parseSession([s]).name, 'InvalidSessionError', s);
     }
     assert.equal(parseSession(['demo-acme-ttl20', 'demo-acme-ttl20']).name, 'InvalidSessionError');

@@ -58,17 +58,43 @@ const SERVERS = {
       ...traversals('/embed/static/', 'src/seed.ts'),
       ...traversals('/embed/protocol/', 'package.json'),
       ...traversals('/embed/protocol/', 'cli.js'),
-      '/embed/static/%2fetc%2fpasswd', '/embed/static//etc/passwd', '/embed/static/%5cetc%5cpasswd',
-      '/package.json', '/.git/config', '/tenant/seed.js', '/tenant/public/main.js', '/dist/cli.js', '/packages/tenant/src/seed.ts', '/packages/api/dist/cli.js',
-      '/dist/protocol/index.js', '/node_modules/koa/package.json', '/%2e%2e/package.json', '/embed/../package.json',
-      '/embed/static/', '/embed/static', '/embed/protocol/', '/embed/static/.', '/embed/static/%2e',
-      '/embed/static/../embed.js', '/embed/embed.html', '/embed/static/embed.html', '/embed/protocol/index.d.ts',
+      '/embed/static/%2fetc%2fpasswd',
+      '/embed/static//etc/passwd',
+      '/embed/static/%5cetc%5cpasswd',
+      '/package.json',
+      '/.git/config',
+      '/tenant/seed.js',
+      '/tenant/public/main.js',
+      '/dist/cli.js',
+      '/packages/tenant/src/seed.ts',
+      '/packages/api/dist/cli.js',
+      '/dist/protocol/index.js',
+      '/node_modules/koa/package.json',
+      '/%2e%2e/package.json',
+      '/embed/../package.json',
+      '/embed/static/',
+      '/embed/static',
+      '/embed/protocol/',
+      '/embed/static/.',
+      '/embed/static/%2e',
+      '/embed/static/../embed.js',
+      '/embed/embed.html',
+      '/embed/static/embed.html',
+      '/embed/protocol/index.d.ts',
       '/embed/static/%2e%2e/index.d.ts',
     ],
   },
   host: {
     server: () => host,
-    ok: ['/', '/compare', '/demo/host/playground.js', '/demo/host/host.css', '/cdn/svc-embed.min.js', '/dist/protocol/index.js', '/config.json'],
+    ok: [
+      '/',
+      '/compare',
+      '/demo/host/playground.js',
+      '/demo/host/host.css',
+      '/cdn/svc-embed.min.js',
+      '/dist/protocol/index.js',
+      '/config.json',
+    ],
     vectors: () => [
       ...traversals('/dist/', 'package.json'),
       ...traversals('/dist/', '.git/config'),
@@ -76,9 +102,22 @@ const SERVERS = {
       ...traversals('/cdn/', 'package.json'),
       ...traversals('/demo/host/', 'package.json'),
       ...traversals('/demo/host/', 'tenant/seed.js'),
-      '/package.json', '/.git/config', '/tenant/seed.js', '/demo/host/server.mjs', '/dist/cli.js', '/dist/api/index.js', '/packages/tenant/dist/seed.js',
-      '/dist/index.js', '/src/index.ts', '/node_modules/koa/package.json', '/demo/host/', '/cdn/', '/dist/protocol/',
-      '/dist/protocol/index.d.ts', '/demo/host/../host-server.mjs', '/demo/host/%2e%2e/host-server.mjs',
+      '/package.json',
+      '/.git/config',
+      '/tenant/seed.js',
+      '/demo/host/server.mjs',
+      '/dist/cli.js',
+      '/dist/api/index.js',
+      '/packages/tenant/dist/seed.js',
+      '/dist/index.js',
+      '/src/index.ts',
+      '/node_modules/koa/package.json',
+      '/demo/host/',
+      '/cdn/',
+      '/dist/protocol/',
+      '/dist/protocol/index.d.ts',
+      '/demo/host/../host-server.mjs',
+      '/demo/host/%2e%2e/host-server.mjs',
     ],
   },
 };
@@ -89,7 +128,11 @@ for (const [name, spec] of Object.entries(SERVERS)) {
       for (const p of spec.ok) {
         const res = await rawRequest(spec.server().origin, p);
         assert.equal(res.status, 200, p);
-        assert.match(res.headers['content-type'], /^(text\/html|text\/css|application\/javascript|text\/javascript|application\/json)/, p);
+        assert.match(
+          res.headers['content-type'],
+          /^(text\/html|text\/css|application\/javascript|text\/javascript|application\/json)/,
+          p,
+        );
         assert.equal(res.headers['x-content-type-options'], 'nosniff', p);
       }
     });
@@ -107,7 +150,15 @@ for (const [name, spec] of Object.entries(SERVERS)) {
     });
 
     test('malformed percent-encoding is a 400, never a 500', async () => {
-      for (const p of ['/embed/static/%E0%A4%A', '/embed/static/%', '/dist/%ZZ', '/%', '/%c0', '/embed/dashboard/%E0%A4%A', '/api/v1/deployments/%ZZ/notifications/1/recipients']) {
+      for (const p of [
+        '/embed/static/%E0%A4%A',
+        '/embed/static/%',
+        '/dist/%ZZ',
+        '/%',
+        '/%c0',
+        '/embed/dashboard/%E0%A4%A',
+        '/api/v1/deployments/%ZZ/notifications/1/recipients',
+      ]) {
         const res = await rawRequest(spec.server().origin, p);
         assert.ok(res.status >= 400 && res.status < 500, `${p}: ${res.status}`);
       }
@@ -137,7 +188,8 @@ for (const [name, spec] of Object.entries(SERVERS)) {
 
   describe(`${name}: Host check (DNS rebinding)`, () => {
     const port = () => new URL(spec.server().origin).port;
-    const get = (hostHeaders, p = spec.ok[0]) => rawRequest(spec.server().origin, p, { headers: hostHeaders.map((h) => ['Host', h]) });
+    const get = (hostHeaders, p = spec.ok[0]) =>
+      rawRequest(spec.server().origin, p, { headers: hostHeaders.map((h) => ['Host', h]) });
 
     test('the loopback names with the server port are answered', async () => {
       for (const h of [`localhost:${port()}`, `127.0.0.1:${port()}`, `[::1]:${port()}`, `LocalHost:${port()}`]) {
@@ -146,9 +198,20 @@ for (const [name, spec] of Object.entries(SERVERS)) {
     });
 
     test('any other Host gets a 403 with a one-line text body and nosniff', async () => {
-      for (const h of ['attacker.example', `attacker.example:${port()}`, `localhost.attacker.example:${port()}`,
-        `127.0.0.1.nip.io:${port()}`, `localhost.:${port()}`, 'localhost', `localhost:${Number(port()) + 1}`,
-        `localhost:0${port()}`, `[::2]:${port()}`, `0.0.0.0:${port()}`, `localhost:${port()}@attacker.example`, '']) {
+      for (const h of [
+        'attacker.example',
+        `attacker.example:${port()}`,
+        `localhost.attacker.example:${port()}`,
+        `127.0.0.1.nip.io:${port()}`,
+        `localhost.:${port()}`,
+        'localhost',
+        `localhost:${Number(port()) + 1}`,
+        `localhost:0${port()}`,
+        `[::2]:${port()}`,
+        `0.0.0.0:${port()}`,
+        `localhost:${port()}@attacker.example`,
+        '',
+      ]) {
         const res = await get([h]);
         assert.ok([400, 403, 421].includes(res.status), `${JSON.stringify(h)}: ${res.status}`);
         assert.equal(res.headers['x-content-type-options'], 'nosniff', h);
@@ -164,7 +227,9 @@ for (const [name, spec] of Object.entries(SERVERS)) {
       assert.equal(none.headers['x-content-type-options'], 'nosniff');
       assert.equal((await get([`localhost:${port()}`, 'attacker.example'])).status, 400);
       assert.equal((await get([`localhost:${port()}`, `localhost:${port()}`])).status, 400);
-      const absolute = await rawRequest(spec.server().origin, `http://attacker.example${spec.ok[0]}`, { headers: [['Host', `localhost:${port()}`]] });
+      const absolute = await rawRequest(spec.server().origin, `http://attacker.example${spec.ok[0]}`, {
+        headers: [['Host', `localhost:${port()}`]],
+      });
       assert.equal(absolute.status, 400);
       assert.equal(absolute.headers['x-content-type-options'], 'nosniff');
     });
@@ -173,9 +238,18 @@ for (const [name, spec] of Object.entries(SERVERS)) {
 
 describe('tenant: nosniff on every kind of answer', () => {
   test('embed page, API JSON, SCIM, errors, OPTIONS', async () => {
-    for (const [p, method] of [['/embed/dashboard/sales-overview?session=demo-acme'], ['/embed/app'],
-      ['/embed/api/bootstrap?surface=chat'], ['/embed/api/nothing'], ['/api/v1/deployments/1/notifications/1/recipients'],
-      ['/api/scim/v2/Users'], ['/api/nothing'], ['/nothing'], ['/api/scim/v2/Users', 'OPTIONS'], ['/embed/app', 'POST']]) {
+    for (const [p, method] of [
+      ['/embed/dashboard/sales-overview?session=demo-acme'],
+      ['/embed/app'],
+      ['/embed/api/bootstrap?surface=chat'],
+      ['/embed/api/nothing'],
+      ['/api/v1/deployments/1/notifications/1/recipients'],
+      ['/api/scim/v2/Users'],
+      ['/api/nothing'],
+      ['/nothing'],
+      ['/api/scim/v2/Users', 'OPTIONS'],
+      ['/embed/app', 'POST'],
+    ]) {
       const res = await rawRequest(tenant.origin, p, { method });
       assert.equal(res.headers['x-content-type-options'], 'nosniff', `${method ?? 'GET'} ${p}`);
     }
@@ -195,13 +269,25 @@ describe('stderr under attack', () => {
     `;
     const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['pipe', 'pipe', 'pipe'] });
     let stderr = '';
-    child.stderr.on('data', (c) => { stderr += c; });
+    child.stderr.on('data', (c) => {
+      stderr += c;
+    });
     try {
       const [line] = await once(child.stdout, 'data');
       const [tenantOrigin, hostOrigin] = JSON.parse(line.toString());
       let sent = 0;
-      for (const [origin, prefix] of [[tenantOrigin, '/embed/static/'], [tenantOrigin, '/embed/protocol/'], [hostOrigin, '/dist/'], [hostOrigin, '/cdn/']]) {
-        for (const p of [...traversals(prefix, 'package.json'), `${prefix}%E0%A4%A`, `${prefix}%00`, `${prefix}a%00.js`]) {
+      for (const [origin, prefix] of [
+        [tenantOrigin, '/embed/static/'],
+        [tenantOrigin, '/embed/protocol/'],
+        [hostOrigin, '/dist/'],
+        [hostOrigin, '/cdn/'],
+      ]) {
+        for (const p of [
+          ...traversals(prefix, 'package.json'),
+          `${prefix}%E0%A4%A`,
+          `${prefix}%00`,
+          `${prefix}a%00.js`,
+        ]) {
           await rawRequest(origin, p);
           sent++;
         }
@@ -256,9 +342,25 @@ describe('serveDir on a directory of its own: dotfiles, symbolic links, extensio
   });
 
   test('dotfiles, dot directories, links out of the root, loops, directories and other extensions are 404', async () => {
-    for (const p of ['/files/.secret.js', '/files/%2esecret.js', '/files/.hidden/x.js', '/files/%2ehidden/x.js', '/files/link.js',
-      '/files/linkdir/secret.js', '/files/loop.js', '/files/sub', '/files/sub/', '/files/', '/files', '/files/notes.txt',
-      '/files/index.js/', '/files/index.js%00', '/files/index.js%2f', '/files//index.js', '/files/sub/../index.js']) {
+    for (const p of [
+      '/files/.secret.js',
+      '/files/%2esecret.js',
+      '/files/.hidden/x.js',
+      '/files/%2ehidden/x.js',
+      '/files/link.js',
+      '/files/linkdir/secret.js',
+      '/files/loop.js',
+      '/files/sub',
+      '/files/sub/',
+      '/files/',
+      '/files',
+      '/files/notes.txt',
+      '/files/index.js/',
+      '/files/index.js%00',
+      '/files/index.js%2f',
+      '/files//index.js',
+      '/files/sub/../index.js',
+    ]) {
       const res = await rawRequest(served.origin, p);
       assert.ok([400, 404].includes(res.status), `${p}: ${res.status}`);
       assert.doesNotMatch(res.body, /CREDENTIALS/, p);

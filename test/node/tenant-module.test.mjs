@@ -59,10 +59,13 @@ describe('startTenant options', () => {
   ]) {
     test(`TypeError: ${name}`, async () => {
       // A tenant that starts when it should not is closed, so the failure cannot hold the process open.
-      const error = await startTenant(options).then(async (tenant) => {
-        await tenant.close();
-        return undefined;
-      }, (e) => e);
+      const error = await startTenant(options).then(
+        async (tenant) => {
+          await tenant.close();
+          return undefined;
+        },
+        (e) => e,
+      );
       assert.ok(error instanceof TypeError, String(error?.message ?? 'startTenant resolved'));
       assert.match(error.message, message);
       assert.match(error.message, /^(startTenant|allowOrigins):/);
@@ -79,13 +82,30 @@ describe('startTenant options', () => {
   });
 
   test('allowOrigins are canonicalised (case, default port, trailing slash) and de-duplicated', async () => {
-    await withTenant({ allowOrigins: ['HTTP://LocalHost:5173/', 'http://localhost:5173', 'https://app.example:443', 'http://127.0.0.1:*'] }, async (tenant) => {
-      assert.deepEqual(tenant.allowOrigins, ['http://localhost:5173', 'https://app.example', 'http://127.0.0.1:*']);
-      const policy = await csp(tenant);
-      assert.match(policy, /frame-ancestors http:\/\/localhost:5173 https:\/\/app\.example http:\/\/127\.0\.0\.1:\*(;|$)/);
-      const page = await (await fetch(`${tenant.origin}/embed/chat`)).text();
-      assert.ok(page.includes('<meta name="svc-allow-origins" content="http://localhost:5173 https://app.example http://127.0.0.1:*">'));
-    });
+    await withTenant(
+      {
+        allowOrigins: [
+          'HTTP://LocalHost:5173/',
+          'http://localhost:5173',
+          'https://app.example:443',
+          'http://127.0.0.1:*',
+        ],
+      },
+      async (tenant) => {
+        assert.deepEqual(tenant.allowOrigins, ['http://localhost:5173', 'https://app.example', 'http://127.0.0.1:*']);
+        const policy = await csp(tenant);
+        assert.match(
+          policy,
+          /frame-ancestors http:\/\/localhost:5173 https:\/\/app\.example http:\/\/127\.0\.0\.1:\*(;|$)/,
+        );
+        const page = await (await fetch(`${tenant.origin}/embed/chat`)).text();
+        assert.ok(
+          page.includes(
+            '<meta name="svc-allow-origins" content="http://localhost:5173 https://app.example http://127.0.0.1:*">',
+          ),
+        );
+      },
+    );
   });
 
   test('host "localhost" gives a localhost origin; an IPv6 literal is bracketed', async () => {
@@ -124,33 +144,70 @@ describe('startTenant options', () => {
 
 describe('describeTenant', () => {
   test('the origin, an example tag on it, the sessions and the keys', () => {
-    const text = describeTenant({ origin: 'http://127.0.0.1:8001', allowOrigins: ['http://localhost:*', 'http://127.0.0.1:*'] });
+    const text = describeTenant({
+      origin: 'http://127.0.0.1:8001',
+      allowOrigins: ['http://localhost:*', 'http://127.0.0.1:*'],
+    });
     assert.match(text, /http:\/\/127\.0\.0\.1:8001/);
-    assert.match(text, /<svc-embed\s+src="http:\/\/127\.0\.0\.1:8001\/embed\/dashboard\/sales-overview\?session=demo-acme"/);
+    assert.match(
+      text,
+      /<svc-embed\s+src="http:\/\/127\.0\.0\.1:8001\/embed\/dashboard\/sales-overview\?session=demo-acme"/,
+    );
     assert.match(text, /http:\/\/localhost:\*/);
-    for (const key of ['demo-admin-key', 'demo-scoped-key', 'demo-viewer-key', 'demo-scim-token', 'demo-acme-ttl20']) assert.ok(text.includes(key), key);
+    for (const key of ['demo-admin-key', 'demo-scoped-key', 'demo-viewer-key', 'demo-scim-token', 'demo-acme-ttl20'])
+      assert.ok(text.includes(key), key);
   });
 });
 
 describe('allowed origins (shared by the CSP and the bridge)', () => {
   const defaults = allowedOrigins(DEFAULT_ALLOW_ORIGINS);
   test('the defaults match localhost and 127.0.0.1 on any port, default port included', () => {
-    for (const o of ['http://localhost:5173', 'http://localhost:8000', 'http://127.0.0.1:1', 'http://127.0.0.1:65535', 'http://localhost']) {
+    for (const o of [
+      'http://localhost:5173',
+      'http://localhost:8000',
+      'http://127.0.0.1:1',
+      'http://127.0.0.1:65535',
+      'http://localhost',
+    ]) {
       assert.ok(defaults.matches(o), o);
     }
   });
   test('nothing else matches: other schemes, look-alike hosts, non-serialised origins', () => {
-    for (const o of ['https://localhost:5173', 'http://localhost.evil.example:5173', 'http://127.0.0.1.evil.example:80',
-      'http://evil.example', 'http://xlocalhost:80', 'http://127.0.0.10:80', 'http://127.0.0.2:8000', 'http://[::1]:8000',
-      'null', '', 'http://localhost:5173/', 'http://LOCALHOST:5173', 'http://localhost:5173/x', ' http://localhost:1',
-      'http://user@localhost:1', 'http://localhost:*', 'ws://localhost:1', undefined, 42, null]) {
+    for (const o of [
+      'https://localhost:5173',
+      'http://localhost.evil.example:5173',
+      'http://127.0.0.1.evil.example:80',
+      'http://evil.example',
+      'http://xlocalhost:80',
+      'http://127.0.0.10:80',
+      'http://127.0.0.2:8000',
+      'http://[::1]:8000',
+      'null',
+      '',
+      'http://localhost:5173/',
+      'http://LOCALHOST:5173',
+      'http://localhost:5173/x',
+      ' http://localhost:1',
+      'http://user@localhost:1',
+      'http://localhost:*',
+      'ws://localhost:1',
+      undefined,
+      42,
+      null,
+    ]) {
       assert.equal(defaults.matches(o), false, String(o));
     }
   });
   test('an exact entry matches only its own port', () => {
     const exact = allowedOrigins(['http://localhost:8000']);
     assert.ok(exact.matches('http://localhost:8000'));
-    for (const o of ['http://localhost:8001', 'http://localhost:80', 'http://localhost', 'http://localhost:800', 'http://127.0.0.1:8000']) {
+    for (const o of [
+      'http://localhost:8001',
+      'http://localhost:80',
+      'http://localhost',
+      'http://localhost:800',
+      'http://127.0.0.1:8000',
+    ]) {
       assert.equal(exact.matches(o), false, o);
     }
   });
@@ -162,25 +219,67 @@ describe('allowed origins (shared by the CSP and the bridge)', () => {
     assert.deepEqual(postTargets(undefined, defaults), []);
   });
   test('parseAllowedOrigin returns the canonical parts', () => {
-    assert.deepEqual(parseAllowedOrigin('http://LOCALHOST:*'), { origin: 'http://localhost:*', scheme: 'http:', host: 'localhost', port: '*' });
-    assert.deepEqual(parseAllowedOrigin('https://a.example:8443'), { origin: 'https://a.example:8443', scheme: 'https:', host: 'a.example', port: '8443' });
-    assert.deepEqual(parseAllowedOrigin('http://[::1]:*'), { origin: 'http://[::1]:*', scheme: 'http:', host: '[::1]', port: '*' });
+    assert.deepEqual(parseAllowedOrigin('http://LOCALHOST:*'), {
+      origin: 'http://localhost:*',
+      scheme: 'http:',
+      host: 'localhost',
+      port: '*',
+    });
+    assert.deepEqual(parseAllowedOrigin('https://a.example:8443'), {
+      origin: 'https://a.example:8443',
+      scheme: 'https:',
+      host: 'a.example',
+      port: '8443',
+    });
+    assert.deepEqual(parseAllowedOrigin('http://[::1]:*'), {
+      origin: 'http://[::1]:*',
+      scheme: 'http:',
+      host: '[::1]',
+      port: '*',
+    });
   });
 });
 
 describe('the package entry', () => {
   test('@svc-embed/tenant resolves through exports, and its typings check', () => {
-    const result = spawnSync(process.execPath, ['--input-type=module', '-e', `
+    const result = spawnSync(
+      process.execPath,
+      [
+        '--input-type=module',
+        '-e',
+        `
       const m = await import('@svc-embed/tenant');
       const t = await m.startTenant({ latency: false });
       const res = await fetch(t.origin + '/embed/protocol/index.js');
       console.log(JSON.stringify({ keys: Object.keys(m).sort(), status: res.status }));
       await t.close();
-    `], { cwd: root, encoding: 'utf8' });
+    `,
+      ],
+      { cwd: root, encoding: 'utf8' },
+    );
     assert.equal(result.status, 0, result.stderr);
-    assert.deepEqual(JSON.parse(result.stdout), { keys: ['DEFAULT_ALLOW_ORIGINS', 'describeTenant', 'startTenant'], status: 200 });
-    const tsc = spawnSync(process.execPath, ['node_modules/typescript/bin/tsc', '--noEmit', '--strict', '--target', 'es2022',
-      '--module', 'nodenext', '--moduleResolution', 'nodenext', '--types', 'node', 'test/node/fixtures/tenant-types.ts'], { cwd: root, encoding: 'utf8' });
+    assert.deepEqual(JSON.parse(result.stdout), {
+      keys: ['DEFAULT_ALLOW_ORIGINS', 'describeTenant', 'startTenant'],
+      status: 200,
+    });
+    const tsc = spawnSync(
+      process.execPath,
+      [
+        'node_modules/typescript/bin/tsc',
+        '--noEmit',
+        '--strict',
+        '--target',
+        'es2022',
+        '--module',
+        'nodenext',
+        '--moduleResolution',
+        'nodenext',
+        '--types',
+        'node',
+        'test/node/fixtures/tenant-types.ts',
+      ],
+      { cwd: root, encoding: 'utf8' },
+    );
     assert.equal(tsc.status, 0, tsc.stdout + tsc.stderr);
   });
 
@@ -188,7 +287,12 @@ describe('the package entry', () => {
     const hook = `let port;
       export function initialize(data) { port = data.port; }
       export async function resolve(specifier, context, next) { const r = await next(specifier, context); port.postMessage(r.url); return r; }`;
-    const result = spawnSync(process.execPath, ['--input-type=module', '-e', `
+    const result = spawnSync(
+      process.execPath,
+      [
+        '--input-type=module',
+        '-e',
+        `
       import { register } from 'node:module';
       import { MessageChannel } from 'node:worker_threads';
       const { port1, port2 } = new MessageChannel();
@@ -200,26 +304,54 @@ describe('the package entry', () => {
       await new Promise((r) => setTimeout(r, 200));
       port1.close();
       console.log(JSON.stringify(seen));
-    `], { cwd: root, encoding: 'utf8' });
+    `,
+      ],
+      { cwd: root, encoding: 'utf8' },
+    );
     assert.equal(result.status, 0, result.stderr);
     const seen = JSON.parse(result.stdout);
-    assert.ok(seen.some((u) => u.endsWith('/dist/index.js')), 'the hook saw the main entry');
-    assert.ok(seen.some((u) => u.endsWith('/packages/api/dist/index.js')), 'the hook saw the client');
-    assert.deepEqual(seen.filter((u) => /\/tenant\/|\/node_modules\/(koa|@koa)/.test(u)), []);
+    assert.ok(
+      seen.some((u) => u.endsWith('/dist/index.js')),
+      'the hook saw the main entry',
+    );
+    assert.ok(
+      seen.some((u) => u.endsWith('/packages/api/dist/index.js')),
+      'the hook saw the client',
+    );
+    assert.deepEqual(
+      seen.filter((u) => /\/tenant\/|\/node_modules\/(koa|@koa)/.test(u)),
+      [],
+    );
   });
 
   test('npm pack of @svc-embed/tenant ships its server, pages, typings and command, and no sources or tests', () => {
-    const result = spawnSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts', '-w', '@svc-embed/tenant'], { cwd: root, encoding: 'utf8' });
+    const result = spawnSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts', '-w', '@svc-embed/tenant'], {
+      cwd: root,
+      encoding: 'utf8',
+    });
     assert.equal(result.status, 0, result.stderr);
     const files = JSON.parse(result.stdout)[0].files.map((f) => f.path);
-    for (const f of ['dist/index.js', 'dist/index.d.ts', 'dist/http.js', 'dist/bin.js', 'embed.html', 'public/bridge.js',
-      'public/main.js', 'dist/seed.js', 'package.json']) {
+    for (const f of [
+      'dist/index.js',
+      'dist/index.d.ts',
+      'dist/http.js',
+      'dist/bin.js',
+      'embed.html',
+      'public/bridge.js',
+      'public/main.js',
+      'dist/seed.js',
+      'package.json',
+    ]) {
       assert.ok(files.includes(f), f);
     }
-    assert.deepEqual(files.filter((f) => /^(test|demo|src|scripts)\/|\.ts$/.test(f) && !f.endsWith('.d.ts')), []);
+    assert.deepEqual(
+      files.filter((f) => /^(test|demo|src|scripts)\/|\.ts$/.test(f) && !f.endsWith('.d.ts')),
+      [],
+    );
     const pkg = JSON.parse(readFileSync(join(root, 'packages/tenant/package.json'), 'utf8'));
     assert.deepEqual(pkg.exports['.'], { types: './dist/index.d.ts', default: './dist/index.js' });
     assert.deepEqual(pkg.bin, { 'svc-embed-tenant': 'dist/bin.js' });
-    for (const dep of ['koa', '@koa/router', '@koa/send', 'koa-mount', '@svc-embed/protocol']) assert.ok(pkg.dependencies[dep], dep);
+    for (const dep of ['koa', '@koa/router', '@koa/send', 'koa-mount', '@svc-embed/protocol'])
+      assert.ok(pkg.dependencies[dep], dep);
   });
 });

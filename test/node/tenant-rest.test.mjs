@@ -14,7 +14,9 @@ after(() => tenant?.close());
 const path = (d, n, query = '') => `/api/v1/deployments/${d}/notifications/${n}/recipients${query}`;
 
 async function get(p, key = 'demo-admin-key', headers = {}) {
-  const res = await fetch(tenant.origin + p, { headers: { ...(key ? { authorization: `Bearer ${key}` } : {}), ...headers } });
+  const res = await fetch(tenant.origin + p, {
+    headers: { ...(key ? { authorization: `Bearer ${key}` } : {}), ...headers },
+  });
   const text = await res.text();
   let body;
   try {
@@ -25,7 +27,17 @@ async function get(p, key = 'demo-admin-key', headers = {}) {
   return { status: res.status, headers: res.headers, body };
 }
 
-const FIELDS = ['type', 'userId', 'email', 'username', 'embedUserId', 'embedTenantName', 'externalId', 'channelId', 'channelName'];
+const FIELDS = [
+  'type',
+  'userId',
+  'email',
+  'username',
+  'embedUserId',
+  'embedTenantName',
+  'externalId',
+  'channelId',
+  'channelName',
+];
 
 function assertError(res, status) {
   assert.equal(res.status, status);
@@ -43,11 +55,19 @@ describe('GET recipients: success', () => {
     assert.match(res.headers.get('content-type'), /application\/json/);
     assert.ok(res.headers.get('x-request-id'));
     assert.equal(res.body.items.length, 100);
-    assert.deepEqual(Object.keys(res.body.pageInfo).sort(), ['endCursor', 'hasNextPage', 'hasPreviousPage', 'startCursor']);
+    assert.deepEqual(Object.keys(res.body.pageInfo).sort(), [
+      'endCursor',
+      'hasNextPage',
+      'hasPreviousPage',
+      'startCursor',
+    ]);
     assert.equal(res.body.pageInfo.hasNextPage, true);
     assert.equal(res.body.pageInfo.hasPreviousPage, false);
     const seeded = recipientsOf(1, 1);
-    assert.deepEqual(res.body.items, seeded.slice(0, 100).map((r) => r.item));
+    assert.deepEqual(
+      res.body.items,
+      seeded.slice(0, 100).map((r) => r.item),
+    );
     for (let i = 1; i < seeded.length; i++) assert.ok(seeded[i - 1].createdAt > seeded[i].createdAt);
   });
 
@@ -69,7 +89,10 @@ describe('GET recipients: success', () => {
     }
     assert.equal(pages, 7);
     assert.equal(all.length, 250);
-    assert.deepEqual(all, recipientsOf(1, 1).map((r) => r.item));
+    assert.deepEqual(
+      all,
+      recipientsOf(1, 1).map((r) => r.item),
+    );
     const kinds = new Set(all.map((r) => r.type));
     assert.deepEqual([...kinds].sort(), ['EMBED_USER', 'SLACK', 'USER']);
   });
@@ -111,7 +134,10 @@ describe('GET recipients: success', () => {
   test('an empty notification returns no items and null cursors', async () => {
     const res = await get(path(1, 3));
     assert.equal(res.status, 200);
-    assert.deepEqual(res.body, { items: [], pageInfo: { hasNextPage: false, hasPreviousPage: false, startCursor: null, endCursor: null } });
+    assert.deepEqual(res.body, {
+      items: [],
+      pageInfo: { hasNextPage: false, hasPreviousPage: false, startCursor: null, endCursor: null },
+    });
   });
 
   test('deployment 2 has notifications of its own', async () => {
@@ -175,7 +201,12 @@ describe('GET recipients: 401', () => {
   });
   test('a tab, or a space before the scheme-less token, is still malformed', async () => {
     for (const header of ['Bearer\tdemo-admin-key', 'Bearer,demo-admin-key', 'Bearer=demo-admin-key']) {
-      const res = await rawRequest(tenant.origin, path(1, 2), { headers: [['Host', new URL(tenant.origin).host], ['Authorization', header]] });
+      const res = await rawRequest(tenant.origin, path(1, 2), {
+        headers: [
+          ['Host', new URL(tenant.origin).host],
+          ['Authorization', header],
+        ],
+      });
       assert.equal(res.status, 401, JSON.stringify(header));
     }
   });
@@ -194,9 +225,15 @@ describe('GET recipients: the Authorization header (RFC 6750, RFC 9110)', () => 
   });
   test('two Authorization headers are a 400, whatever they hold', async () => {
     const hostHeader = ['Host', new URL(tenant.origin).host];
-    for (const pair of [['Bearer demo-viewer-key', 'Bearer demo-admin-key'], ['Bearer demo-admin-key', 'Bearer garbage'],
-      ['Bearer demo-admin-key', 'Bearer demo-admin-key'], ['Bearer demo-admin-key', '']]) {
-      const res = await rawRequest(tenant.origin, path(1, 2), { headers: [hostHeader, ...pair.map((v) => ['Authorization', v])] });
+    for (const pair of [
+      ['Bearer demo-viewer-key', 'Bearer demo-admin-key'],
+      ['Bearer demo-admin-key', 'Bearer garbage'],
+      ['Bearer demo-admin-key', 'Bearer demo-admin-key'],
+      ['Bearer demo-admin-key', ''],
+    ]) {
+      const res = await rawRequest(tenant.origin, path(1, 2), {
+        headers: [hostHeader, ...pair.map((v) => ['Authorization', v])],
+      });
       assert.equal(res.status, 400, pair.join(' + '));
       const body = JSON.parse(res.body);
       assert.equal(body.error.status, 400);
@@ -243,7 +280,10 @@ describe('GET recipients: 400 on bad input', () => {
 describe('the rest of /api', () => {
   test('an unknown path is a JSON 404', async () => assertError(await get('/api/v1/nothing'), 404));
   test('a non-GET method is a 405 with Allow', async () => {
-    const res = await fetch(tenant.origin + path(1, 1), { method: 'POST', headers: { authorization: 'Bearer demo-admin-key' } });
+    const res = await fetch(tenant.origin + path(1, 1), {
+      method: 'POST',
+      headers: { authorization: 'Bearer demo-admin-key' },
+    });
     assert.equal(res.status, 405);
     assert.match(res.headers.get('allow'), /GET/);
   });

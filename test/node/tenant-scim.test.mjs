@@ -140,8 +140,13 @@ describe('SCIM errors', () => {
     assert.ok(!JSON.stringify(unknown.body).includes('nope-token'));
   });
   test('400 for two Authorization headers', async () => {
-    const res = await rawRequest(tenant.origin, '/api/scim/v2/Users?count=1', { headers: [['Host', new URL(tenant.origin).host],
-      ['Authorization', 'Bearer demo-scim-token'], ['Authorization', 'Api-Key demo-scim-token']] });
+    const res = await rawRequest(tenant.origin, '/api/scim/v2/Users?count=1', {
+      headers: [
+        ['Host', new URL(tenant.origin).host],
+        ['Authorization', 'Bearer demo-scim-token'],
+        ['Authorization', 'Api-Key demo-scim-token'],
+      ],
+    });
     assert.equal(res.status, 400);
     assert.match(res.headers['content-type'], /application\/scim\+json/);
     assert.equal(JSON.parse(res.body).status, '400');
@@ -150,8 +155,20 @@ describe('SCIM errors', () => {
     assertScimError(await scim('', 'Bearer demo-admin-key'), 403);
   });
   test('400 invalidValue for non-integer paging', async () => {
-    for (const q of ['?count=abc', '?startIndex=1.5', '?count=', '?count=1&count=2', '?startIndex=1&startIndex=2',
-      '?count=1e3', '?count=0x10', '?count=%205', '?count=5%20', '?count=+5', '?startIndex=--1', '?filter=a&filter=b']) {
+    for (const q of [
+      '?count=abc',
+      '?startIndex=1.5',
+      '?count=',
+      '?count=1&count=2',
+      '?startIndex=1&startIndex=2',
+      '?count=1e3',
+      '?count=0x10',
+      '?count=%205',
+      '?count=5%20',
+      '?count=+5',
+      '?startIndex=--1',
+      '?filter=a&filter=b',
+    ]) {
       const res = await scim(q);
       assertScimError(res, 400);
       assert.equal(res.body.scimType, 'invalidValue', q);

@@ -20,10 +20,16 @@ test('printable ASCII stays as typed; quotes and backslashes are escaped in stri
 });
 
 test('values that JSON would lose or blur keep their own spelling', () => {
-  assert.deepEqual(
-    [undefined, null, 42, NaN, -0, 10n, true, [1, 'a']].map(literal),
-    ['undefined', 'null', '42', 'NaN', '-0', '10n', 'true', '[1,"a"]'],
-  );
+  assert.deepEqual([undefined, null, 42, NaN, -0, 10n, true, [1, 'a']].map(literal), [
+    'undefined',
+    'null',
+    '42',
+    'NaN',
+    '-0',
+    '10n',
+    'true',
+    '[1,"a"]',
+  ]);
   const cycle = {};
   cycle.self = cycle;
   assert.equal(literal(cycle), '[object Object]');

@@ -3,7 +3,11 @@
 import { relative } from 'node:path';
 
 /** An error message as one line of at most 300 characters, for the failure lines (here and wtr-count-reporter.mjs). */
-export const oneLine = (message) => String(message ?? '').replace(/\s+/g, ' ').trim().slice(0, 300);
+export const oneLine = (message) =>
+  String(message ?? '')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .slice(0, 300);
 
 export default async function* countReporter(source) {
   const counts = { passed: 0, failed: 0, skipped: 0, failures: [] };

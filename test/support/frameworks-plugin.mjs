@@ -84,15 +84,18 @@ function serverEntry(name) {
   if (!source) throw new Error(`no server fixture named ${name}`);
   const outfile = join(cache, `${name}-server.mjs`);
   if (!servers.has(name)) {
-    servers.set(name, build({
-      ...common,
-      entryPoints: [source],
-      platform: 'node',
-      packages: 'external',
-      write: true,
-      outfile,
-      plugins: [svelte('server')],
-    }).then(() => outfile));
+    servers.set(
+      name,
+      build({
+        ...common,
+        entryPoints: [source],
+        platform: 'node',
+        packages: 'external',
+        write: true,
+        outfile,
+        plugins: [svelte('server')],
+      }).then(() => outfile),
+    );
   }
   return servers.get(name);
 }
@@ -107,7 +110,9 @@ export function frameworksPlugin() {
       const ssr = /^\/__frameworks\/ssr\/([a-z]+)$/.exec(context.path);
       if (ssr) {
         const props = context.URL.searchParams.get('props');
-        const { stdout } = await promisify(execFile)(process.execPath, [await serverEntry(ssr[1]), props], { cwd: root });
+        const { stdout } = await promisify(execFile)(process.execPath, [await serverEntry(ssr[1]), props], {
+          cwd: root,
+        });
         return { body: stdout, type: 'text/plain' };
       }
       // A fixture imported as ./fixtures/x.js: x.ts (which the esbuild plugin may already have named) or x.tsx.

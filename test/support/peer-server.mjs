@@ -37,14 +37,20 @@ export function peerServerPlugin() {
       servers = await Promise.all([serve(), serve()]);
     },
     async serverStop() {
-      await Promise.all(servers.map((s) => new Promise((r) => {
-        s.close(r);
-        s.closeAllConnections();
-      })));
+      await Promise.all(
+        servers.map(
+          (s) =>
+            new Promise((r) => {
+              s.close(r);
+              s.closeAllConnections();
+            }),
+        ),
+      );
     },
     executeCommand({ command }) {
       // The model-based lifecycle test: a few runs with a fixed seed, or as many as `npm run fuzz` asks for.
-      if (command === 'model-settings') return { runs: Number(process.env.MODEL_RUNS) || 6, seed: Number(process.env.MODEL_SEED) || 20261126 };
+      if (command === 'model-settings')
+        return { runs: Number(process.env.MODEL_RUNS) || 6, seed: Number(process.env.MODEL_SEED) || 20261126 };
       if (command !== 'peer-origins') return undefined;
       const [tenant, other] = servers.map((s) => `http://127.0.0.1:${s.address().port}`);
       return { tenant, other };

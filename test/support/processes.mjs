@@ -8,8 +8,12 @@ export function runToEnd(command, args, { cwd, env = process.env, timeout = 120_
     const child = spawn(command, args, { cwd, env, timeout, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (d) => { stdout += d; });
-    child.stderr.setEncoding('utf8').on('data', (d) => { stderr += d; });
+    child.stdout.setEncoding('utf8').on('data', (d) => {
+      stdout += d;
+    });
+    child.stderr.setEncoding('utf8').on('data', (d) => {
+      stderr += d;
+    });
     child.on('error', reject);
     child.on('close', (code, signal) => resolve({ code: signal ?? code, stdout, stderr }));
   });
@@ -29,12 +33,18 @@ export async function startUntil(command, args, banner, { cwd, env = process.env
     running?.delete(child);
     return signal ?? code;
   });
-  child.stdout.setEncoding('utf8').on('data', (d) => { state.stdout += d; });
-  child.stderr.setEncoding('utf8').on('data', (d) => { state.stderr += d; });
+  child.stdout.setEncoding('utf8').on('data', (d) => {
+    state.stdout += d;
+  });
+  child.stderr.setEncoding('utf8').on('data', (d) => {
+    state.stderr += d;
+  });
   await Promise.race([
     new Promise((resolve) => child.stdout.on('data', () => state.stdout.includes(banner) && resolve())),
     state.exited.then((code) => {
-      throw new Error(`${command} ${args.join(' ')} exited ${code} before printing ${JSON.stringify(banner)}: ${state.stderr}`);
+      throw new Error(
+        `${command} ${args.join(' ')} exited ${code} before printing ${JSON.stringify(banner)}: ${state.stderr}`,
+      );
     }),
   ]);
   return state;

@@ -34,7 +34,8 @@ export function rawRequest(origin, path, { method = 'GET', headers } = {}) {
     socket.on('end', () => {
       const all = Buffer.concat(chunks);
       const split = all.indexOf('\r\n\r\n');
-      if (split < 0) return reject(new Error(`no response head: ${JSON.stringify(all.toString('latin1').slice(0, 200))}`));
+      if (split < 0)
+        return reject(new Error(`no response head: ${JSON.stringify(all.toString('latin1').slice(0, 200))}`));
       const [statusLine, ...rest] = all.subarray(0, split).toString('latin1').split('\r\n');
       const headersOut = {};
       for (const line of rest) {

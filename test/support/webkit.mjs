@@ -90,7 +90,10 @@ function installHandlers() {
   if (handlersInstalled) return;
   handlersInstalled = true;
   process.on('exit', stopAllNow);
-  for (const [signal, code] of [['SIGTERM', 143], ['SIGHUP', 129]]) {
+  for (const [signal, code] of [
+    ['SIGTERM', 143],
+    ['SIGHUP', 129],
+  ]) {
     process.on(signal, async () => {
       await Promise.all([...running].map((launcher) => launcher.stop()));
       process.exit(code);
@@ -118,10 +121,16 @@ async function until(check, { child, what, log, timeout = READY_TIMEOUT }) {
  */
 async function startGroup(command, args, { env = process.env, fd3 = false } = {}) {
   installHandlers();
-  const child = spawn(command, args, { env, detached: true, stdio: ['ignore', 'ignore', 'pipe', ...(fd3 ? ['pipe'] : [])] });
+  const child = spawn(command, args, {
+    env,
+    detached: true,
+    stdio: ['ignore', 'ignore', 'pipe', ...(fd3 ? ['pipe'] : [])],
+  });
   if (child.pid) groups.add(child.pid);
   let tail = '';
-  child.stderr.setEncoding('utf8').on('data', (d) => { tail = (tail + d).slice(-2000); });
+  child.stderr.setEncoding('utf8').on('data', (d) => {
+    tail = (tail + d).slice(-2000);
+  });
   await new Promise((resolve, reject) => {
     child.once('spawn', resolve);
     child.once('error', (e) => reject(new Error(`cannot start ${command}: ${e.message}`)));
@@ -152,14 +161,23 @@ async function startDriver(driverPath) {
     let display = process.env.DISPLAY;
     if (!display) {
       // -displayfd picks a free display number and writes it to fd 3 once the server accepts clients.
-      const xvfb = await begin('Xvfb', ['-displayfd', '3', '-screen', '0', '1280x1024x24', '-nolisten', 'tcp'], { fd3: true });
+      const xvfb = await begin('Xvfb', ['-displayfd', '3', '-screen', '0', '1280x1024x24', '-nolisten', 'tcp'], {
+        fd3: true,
+      });
       let written = '';
-      xvfb.child.stdio[3].setEncoding('utf8').on('data', (d) => { written += d; });
+      xvfb.child.stdio[3].setEncoding('utf8').on('data', (d) => {
+        written += d;
+      });
       await until(() => written.includes('\n'), { ...xvfb, what: 'Xvfb' });
       display = `:${written.trim()}`;
     }
     const port = await freePort();
-    const env = { ...process.env, DISPLAY: display, XDG_CACHE_HOME: join(home, 'cache'), XDG_DATA_HOME: join(home, 'data') };
+    const env = {
+      ...process.env,
+      DISPLAY: display,
+      XDG_CACHE_HOME: join(home, 'cache'),
+      XDG_DATA_HOME: join(home, 'data'),
+    };
     const driver = await begin(driverPath, [`--port=${port}`], { env });
     const ready = async () => {
       try {
@@ -217,16 +235,19 @@ class WebKitLauncher extends WebdriverLauncher {
  * launcher, and a plugin that stops both when the runner stops its server (also on SIGINT and errors).
  */
 export function webkitBrowser({ binary, driver }) {
-  const launcher = new WebKitLauncher({
-    hostname: '127.0.0.1',
-    port: 0,
-    capabilities: {
-      browserName: 'MiniBrowser',
-      // WebKitWebDriver 2.50 refuses webdriverio's default BiDi session request.
-      'wdio:enforceWebDriverClassic': true,
-      'webkitgtk:browserOptions': { binary, args: ['--automation'] },
+  const launcher = new WebKitLauncher(
+    {
+      hostname: '127.0.0.1',
+      port: 0,
+      capabilities: {
+        browserName: 'MiniBrowser',
+        // WebKitWebDriver 2.50 refuses webdriverio's default BiDi session request.
+        'wdio:enforceWebDriverClassic': true,
+        'webkitgtk:browserOptions': { binary, args: ['--automation'] },
+      },
     },
-  }, driver);
+    driver,
+  );
   const plugin = {
     name: 'svc-embed-webkit',
     serverStop: () => (running.has(launcher) ? launcher.stop() : undefined),

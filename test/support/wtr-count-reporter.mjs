@@ -39,7 +39,9 @@ export function countReporter(file) {
         perBrowser.set(session.browser.name, b);
       }
       for (const [name, c] of perBrowser) {
-        console.log(`[browser] ${name}: ${c.passed} passed, ${c.failed} failed${c.skipped ? `, ${c.skipped} skipped` : ''}`);
+        console.log(
+          `[browser] ${name}: ${c.passed} passed, ${c.failed} failed${c.skipped ? `, ${c.skipped} skipped` : ''}`,
+        );
       }
       mkdirSync(dirname(file), { recursive: true });
       writeFileSync(file, JSON.stringify(total));

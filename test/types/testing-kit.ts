@@ -27,6 +27,9 @@ export async function typed(el: SvcEmbedElement): Promise<void> {
   if (first?.type === 'svc:action:navigate') void first.payload.path.toUpperCase();
   actions.stop();
 
-  const mounted: SvcEmbedElement = await mountTestEmbed({ attributes: { 'ready-timeout': '0' }, container: document.body });
+  const mounted: SvcEmbedElement = await mountTestEmbed({
+    attributes: { 'ready-timeout': '0' },
+    container: document.body,
+  });
   void mounted;
 }

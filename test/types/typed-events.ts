@@ -20,7 +20,16 @@ el.addEventListener('svc-ready', (e) => {
 
 el.addEventListener('svc-message-rejected', (e) => void e.detail.reason.toUpperCase());
 el.addEventListener('svc-config-error', (e) => {
-  const reason: 'relative-url' | 'invalid-url' | 'unsupported-protocol' | 'insecure-protocol' | 'credentials-in-url' | 'opaque-origin' | 'invalid-tenant-origin' | 'invalid-public-id' | 'invalid-session' = e.detail.reason;
+  const reason:
+    | 'relative-url'
+    | 'invalid-url'
+    | 'unsupported-protocol'
+    | 'insecure-protocol'
+    | 'credentials-in-url'
+    | 'opaque-origin'
+    | 'invalid-tenant-origin'
+    | 'invalid-public-id'
+    | 'invalid-session' = e.detail.reason;
   void reason;
 });
 

@@ -6,13 +6,33 @@ import { Transport } from './http.js';
 import { PageItems } from './items.js';
 import type { JsonResult } from './http.js';
 import type {
-  ListRecipientsParams, NotificationRecipient, NotificationRecipientsListResponse, PageProgress,
-  RecipientsIterationParams, ScimAuthScheme, ScimListResponse, ScimListUsersParams, ScimUser,
-  ScimUsersIterationParams, SvcClientOptions,
+  ListRecipientsParams,
+  NotificationRecipient,
+  NotificationRecipientsListResponse,
+  PageProgress,
+  RecipientsIterationParams,
+  ScimAuthScheme,
+  ScimListResponse,
+  ScimListUsersParams,
+  ScimUser,
+  ScimUsersIterationParams,
+  SvcClientOptions,
 } from './types.js';
 import {
-  DEFAULT_MAX_PAGES, MAX_FIRST, MAX_RETRIES, checkCursor, checkId, checkInteger, checkMs, checkParams, checkScheme, checkSignal,
-  checkToken, normaliseBaseUrl, parseRecipientsPage, parseScimList,
+  DEFAULT_MAX_PAGES,
+  MAX_FIRST,
+  MAX_RETRIES,
+  checkCursor,
+  checkId,
+  checkInteger,
+  checkMs,
+  checkParams,
+  checkScheme,
+  checkSignal,
+  checkToken,
+  normaliseBaseUrl,
+  parseRecipientsPage,
+  parseScimList,
 } from './validate.js';
 
 /** Node's `util.inspect` hook, by its registry name so that nothing here imports `node:util`. */
@@ -39,7 +59,9 @@ function redactor(token: string): (text: string) => string {
 /** Whether this looks like a browser: a page (`window` and `document`) or a Web, Shared or Service Worker. */
 function inBrowser(): boolean {
   const g = globalThis as { window?: unknown; document?: unknown; importScripts?: unknown };
-  return (typeof g.window !== 'undefined' && typeof g.document !== 'undefined') || typeof g.importScripts === 'function';
+  return (
+    (typeof g.window !== 'undefined' && typeof g.document !== 'undefined') || typeof g.importScripts === 'function'
+  );
 }
 
 function show(name: string, view: object, options: unknown, inspect: Inspect | undefined): string {
@@ -53,7 +75,13 @@ function checkCallback<T>(name: string, value: unknown): T | undefined {
 }
 
 function paginationError(message: string, path: string, field?: string): SvcApiError {
-  return new SvcApiError(`Pagination stopped: ${message}`, { code: 'PAGINATION_ERROR', status: 200, method: 'GET', path, field });
+  return new SvcApiError(`Pagination stopped: ${message}`, {
+    code: 'PAGINATION_ERROR',
+    status: 200,
+    method: 'GET',
+    path,
+    field,
+  });
 }
 
 /** Adds request context to a response-shape error raised by a parser. */
@@ -64,7 +92,12 @@ function withContext<T>(parse: () => T, path: string, res: JsonResult, redact: (
     if (!(err instanceof SvcApiError)) throw err;
     const rid = res.requestId ? ` [request id ${res.requestId}]` : '';
     throw new SvcApiError(`GET ${path.split('?')[0]} failed: ${err.message}${rid}`, {
-      code: err.code, status: res.status, method: 'GET', path: redact(path), requestId: res.requestId, field: err.field,
+      code: err.code,
+      status: res.status,
+      method: 'GET',
+      path: redact(path),
+      requestId: res.requestId,
+      field: err.field,
     });
   }
 }
@@ -130,7 +163,11 @@ export class ScimApi {
     return new PageItems(this.#pages(start, count, signal, onPage, maxPages));
   }
 
-  async #list(startIndex: number | undefined, count: number | undefined, signal?: AbortSignal): Promise<ScimListResponse> {
+  async #list(
+    startIndex: number | undefined,
+    count: number | undefined,
+    signal?: AbortSignal,
+  ): Promise<ScimListResponse> {
     const query = new URLSearchParams();
     if (startIndex !== undefined) query.set('startIndex', String(startIndex));
     if (count !== undefined) query.set('count', String(count));
@@ -142,16 +179,23 @@ export class ScimApi {
 
   /** Every page's users, by startIndex, with the pagination checks. */
   async *#pages(
-    start: number, count: number | undefined, signal: AbortSignal | undefined,
-    onPage: ((progress: PageProgress) => void) | undefined, maxPages: number,
+    start: number,
+    count: number | undefined,
+    signal: AbortSignal | undefined,
+    onPage: ((progress: PageProgress) => void) | undefined,
+    maxPages: number,
   ): AsyncGenerator<readonly ScimUser[], void, undefined> {
     let next = start;
     let received = 0;
     for (let page = 1; ; page++) {
       const list = await this.#list(next, count, signal);
       if (list.startIndex !== next) {
-        throw paginationError(`page ${page} has startIndex ${list.startIndex} but startIndex ${next} was requested ` +
-          '(the server would repeat or skip users)', '/scim/v2/Users', 'startIndex');
+        throw paginationError(
+          `page ${page} has startIndex ${list.startIndex} but startIndex ${next} was requested ` +
+            '(the server would repeat or skip users)',
+          '/scim/v2/Users',
+          'startIndex',
+        );
       }
       // Never more users than the server announces: index `next` onwards, up to `totalResults`.
       const room = Math.max(0, list.totalResults - (next - 1));
@@ -164,7 +208,10 @@ export class ScimApi {
       next += n;
       if (n === 0 || next > list.totalResults) return;
       if (page >= maxPages) {
-        throw paginationError(`users remain after maxPages (${maxPages}) pages; pass a larger maxPages to go on`, '/scim/v2/Users');
+        throw paginationError(
+          `users remain after maxPages (${maxPages}) pages; pass a larger maxPages to go on`,
+          '/scim/v2/Users',
+        );
       }
     }
   }
@@ -212,17 +259,21 @@ export class SvcClient {
   constructor(options: SvcClientOptions) {
     if (options === null || typeof options !== 'object') throw new TypeError('SvcClient expects an options object');
     if (inBrowser() && options.allowBrowser !== true) {
-      throw new Error('SvcClient refuses to run in a browser: an API key in a page is readable by its users, and an ' +
-        'unscoped key grants full account access. Call the API from a server, or pass allowBrowser: true for a key ' +
-        'that is safe to expose.');
+      throw new Error(
+        'SvcClient refuses to run in a browser: an API key in a page is readable by its users, and an ' +
+          'unscoped key grants full account access. Call the API from a server, or pass allowBrowser: true for a key ' +
+          'that is safe to expose.',
+      );
     }
     this.baseUrl = normaliseBaseUrl(options.baseUrl);
     const token = checkToken(options.token);
     this.#token = token;
     this.#scimScheme = checkScheme(options.scimAuthScheme);
-    const fetchImpl = checkCallback<typeof globalThis.fetch>('fetch', options.fetch)
-      ?? (typeof globalThis.fetch === 'function' ? globalThis.fetch.bind(globalThis) : undefined);
-    if (!fetchImpl) throw new TypeError('no global fetch in this runtime: pass a fetch implementation in options.fetch');
+    const fetchImpl =
+      checkCallback<typeof globalThis.fetch>('fetch', options.fetch) ??
+      (typeof globalThis.fetch === 'function' ? globalThis.fetch.bind(globalThis) : undefined);
+    if (!fetchImpl)
+      throw new TypeError('no global fetch in this runtime: pass a fetch implementation in options.fetch');
     const timeoutMs = checkMs('timeoutMs', options.timeoutMs, 1, 30_000);
     const maxRetries = checkInteger('maxRetries', options.maxRetries, 0, MAX_RETRIES, 2)!;
     const redact = redactor(token);
@@ -238,10 +289,14 @@ export class SvcClient {
     });
     this.#view = { baseUrl: this.baseUrl, token: REDACTED, scimAuthScheme: this.#scimScheme, timeoutMs, maxRetries };
     this.scim = new ScimApi(
-      (path, signal) => this.#transport.getJson({
-        path, signal, scim: true, authorization: `${this.#scimScheme} ${this.#token}`,
-        accept: 'application/scim+json, application/json',
-      }),
+      (path, signal) =>
+        this.#transport.getJson({
+          path,
+          signal,
+          scim: true,
+          authorization: `${this.#scimScheme} ${this.#token}`,
+          accept: 'application/scim+json, application/json',
+        }),
       { baseUrl: this.baseUrl, scimAuthScheme: this.#scimScheme },
       redact,
     );
@@ -298,7 +353,10 @@ export class SvcClient {
   }
 
   async #page(
-    deploymentId: number, notificationId: number, first: number | undefined, after: string | undefined,
+    deploymentId: number,
+    notificationId: number,
+    first: number | undefined,
+    after: string | undefined,
     signal: AbortSignal | undefined,
   ): Promise<NotificationRecipientsListResponse> {
     const query = new URLSearchParams();
@@ -307,7 +365,11 @@ export class SvcClient {
     const qs = query.toString();
     const path = `/v1/deployments/${deploymentId}/notifications/${notificationId}/recipients${qs ? `?${qs}` : ''}`;
     const res = await this.#transport.getJson({
-      path, signal, scim: false, authorization: `Bearer ${this.#token}`, accept: 'application/json',
+      path,
+      signal,
+      scim: false,
+      authorization: `Bearer ${this.#token}`,
+      accept: 'application/json',
       notFound: `notification ${notificationId} is not in deployment ${deploymentId} (or the base URL is wrong)`,
     });
     return withContext(() => parseRecipientsPage(res.body), path, res, this.#redact);
@@ -336,9 +398,13 @@ export class SvcClient {
       if (next === null || next === '') {
         throw paginationError(`page ${page} has hasNextPage true but no endCursor`, where);
       }
-      if (seen.has(next)) throw paginationError(`page ${page} repeats an earlier cursor (the server would loop)`, where);
+      if (seen.has(next))
+        throw paginationError(`page ${page} repeats an earlier cursor (the server would loop)`, where);
       if (page >= maxPages) {
-        throw paginationError(`still a next page after maxPages (${maxPages}) pages; pass a larger maxPages to go on`, where);
+        throw paginationError(
+          `still a next page after maxPages (${maxPages}) pages; pass a larger maxPages to go on`,
+          where,
+        );
       }
       emptyRun = res.items.length === 0 ? emptyRun + 1 : 0;
       if (emptyRun >= MAX_EMPTY_PAGES) {

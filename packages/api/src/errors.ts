@@ -13,7 +13,7 @@
  * - `PAGINATION_ERROR`: the server's cursors would make iteration loop forever.
  */
 export type SvcApiErrorCode =
-  | 'HTTP_ERROR' | 'NETWORK_ERROR' | 'TIMEOUT' | 'REDIRECT' | 'INVALID_RESPONSE' | 'PAGINATION_ERROR';
+  'HTTP_ERROR' | 'NETWORK_ERROR' | 'TIMEOUT' | 'REDIRECT' | 'INVALID_RESPONSE' | 'PAGINATION_ERROR';
 
 /** Fields of {@link SvcApiError}, as its constructor takes them. */
 export interface SvcApiErrorInit {
@@ -85,9 +85,18 @@ export class SvcApiError extends Error {
   /** A plain summary for logs; `JSON.stringify(error)` uses it. */
   toJSON(): Record<string, unknown> {
     return {
-      name: this.name, code: this.code, status: this.status, message: this.message, method: this.method,
-      path: this.path, requestId: this.requestId, detail: this.detail, scimType: this.scimType, field: this.field,
-      attempts: this.attempts, retryAfterMs: this.retryAfterMs,
+      name: this.name,
+      code: this.code,
+      status: this.status,
+      message: this.message,
+      method: this.method,
+      path: this.path,
+      requestId: this.requestId,
+      detail: this.detail,
+      scimType: this.scimType,
+      field: this.field,
+      attempts: this.attempts,
+      retryAfterMs: this.retryAfterMs,
     };
   }
 }
@@ -95,22 +104,36 @@ export class SvcApiError extends Error {
 /** Usual meaning of an HTTP status, in the words of spec sections 5.3 and 7. */
 export function statusMeaning(status: number, scim: boolean): string {
   switch (status) {
-    case 400: return 'the server rejected the request as malformed';
-    case 401: return scim
-      ? 'the SCIM token is missing, malformed or expired (check the token and the auth scheme)'
-      : 'the credential is missing, malformed or expired';
-    case 403: return scim
-      // The usual cause in practice: the account's REST API key sent where the SCIM token belongs.
-      ? 'the credential is not accepted for SCIM: most likely a REST API key sent to the SCIM endpoint, which needs the SCIM token'
-      : 'the key is not authorized for this deployment (a key scoped to other deployments), or the caller is not an admin';
-    case 404: return scim
-      ? 'no SCIM endpoint here (check the base URL)'
-      : 'the notification is not in this deployment (or the base URL is wrong)';
-    case 429: return 'rate limited: too many requests';
-    case 500: return 'internal server error';
-    case 502: return 'bad gateway';
-    case 503: return 'service unavailable';
-    case 504: return 'gateway timeout';
-    default: return status >= 500 ? 'server error' : status >= 300 && status < 400 ? 'redirect (not followed)' : 'request failed';
+    case 400:
+      return 'the server rejected the request as malformed';
+    case 401:
+      return scim
+        ? 'the SCIM token is missing, malformed or expired (check the token and the auth scheme)'
+        : 'the credential is missing, malformed or expired';
+    case 403:
+      return scim
+        ? // The usual cause in practice: the account's REST API key sent where the SCIM token belongs.
+          'the credential is not accepted for SCIM: most likely a REST API key sent to the SCIM endpoint, which needs the SCIM token'
+        : 'the key is not authorized for this deployment (a key scoped to other deployments), or the caller is not an admin';
+    case 404:
+      return scim
+        ? 'no SCIM endpoint here (check the base URL)'
+        : 'the notification is not in this deployment (or the base URL is wrong)';
+    case 429:
+      return 'rate limited: too many requests';
+    case 500:
+      return 'internal server error';
+    case 502:
+      return 'bad gateway';
+    case 503:
+      return 'service unavailable';
+    case 504:
+      return 'gateway timeout';
+    default:
+      return status >= 500
+        ? 'server error'
+        : status >= 300 && status < 400
+          ? 'redirect (not followed)'
+          : 'request failed';
   }
 }

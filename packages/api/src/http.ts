@@ -84,7 +84,9 @@ export function parseRetryAfter(value: string | null, now = Date.now()): number 
 
 /** The media type as sent (redacted before anything else), and its lowercase form for comparisons. */
 function mediaType(headers: Headers, redact: (t: string) => string): { shown: string; type: string } {
-  const shown = redact(headers.get('content-type') ?? '').split(';')[0].trim();
+  const shown = redact(headers.get('content-type') ?? '')
+    .split(';')[0]
+    .trim();
   return { shown, type: shown.toLowerCase() };
 }
 
@@ -152,7 +154,11 @@ const utf8 = new TextDecoder();
  * `truncated` is true. Rejects with the signal's reason when it aborts (the stream is cancelled), even
  * while a read is pending that would never settle.
  */
-async function readCapped(res: Response, cap: number, signal: AbortSignal): Promise<{ text: string; truncated: boolean }> {
+async function readCapped(
+  res: Response,
+  cap: number,
+  signal: AbortSignal,
+): Promise<{ text: string; truncated: boolean }> {
   const body = res.body;
   if (!body) return { text: '', truncated: false };
   const reader = body.getReader();
@@ -165,7 +171,8 @@ async function readCapped(res: Response, cap: number, signal: AbortSignal): Prom
     for (;;) {
       const { done, value } = await abort.race(reader.read());
       if (done) break;
-      if (!(value instanceof Uint8Array)) throw new TypeError('the response body stream gave a chunk that is not bytes');
+      if (!(value instanceof Uint8Array))
+        throw new TypeError('the response body stream gave a chunk that is not bytes');
       const room = cap - size;
       if (value.byteLength > room) {
         chunks.push(value.subarray(0, room));
@@ -228,7 +235,13 @@ export class Transport {
       const retries = attempt - 1;
       if (retries >= this.#c.maxRetries) throw outcome.retry;
       const delayMs = this.#delay(retries + 1, outcome.delayMs);
-      this.#c.onRetry?.({ retry: retries + 1, delayMs, status: outcome.retry.status, code: outcome.retry.code as RetryInfo['code'], path: spec.path });
+      this.#c.onRetry?.({
+        retry: retries + 1,
+        delayMs,
+        status: outcome.retry.status,
+        code: outcome.retry.code as RetryInfo['code'],
+        path: spec.path,
+      });
       await sleep(delayMs, signal);
     }
   }
@@ -247,10 +260,11 @@ export class Transport {
   async #attempt(spec: RequestSpec, attempt: number): Promise<Attempt> {
     const { redact } = this.#c;
     // Built only for a failure. The query may hold a server-supplied cursor: redacted like any other server text.
-    const fail = (text: string, init: Partial<SvcApiErrorInit>) => new SvcApiError(
-      `GET ${spec.path.split('?')[0]} failed: ${text}${attempt > 1 ? ` (after ${attempt} attempts)` : ''}`,
-      { code: 'HTTP_ERROR', status: 0, method: 'GET', path: redact(spec.path), attempts: attempt, ...init },
-    );
+    const fail = (text: string, init: Partial<SvcApiErrorInit>) =>
+      new SvcApiError(
+        `GET ${spec.path.split('?')[0]} failed: ${text}${attempt > 1 ? ` (after ${attempt} attempts)` : ''}`,
+        { code: 'HTTP_ERROR', status: 0, method: 'GET', path: redact(spec.path), attempts: attempt, ...init },
+      );
 
     // One controller per attempt joins the caller's signal and the timeout.
     const ctrl = new AbortController();
@@ -267,17 +281,27 @@ export class Transport {
     const noResponse = (err: unknown): Attempt => {
       if (outer?.aborted) throw outer.reason;
       if (timedOut) {
-        return { retry: fail(`no complete response within ${this.#c.timeoutMs} ms`, { code: 'TIMEOUT' }), delayMs: undefined };
+        return {
+          retry: fail(`no complete response within ${this.#c.timeoutMs} ms`, { code: 'TIMEOUT' }),
+          delayMs: undefined,
+        };
       }
       const cause = prop(err, 'cause');
       const why = describe(prop(cause, 'code') ?? prop(cause, 'message') ?? prop(err, 'message') ?? err);
       if (/redirect/i.test(why)) {
-        throw fail('the server answered with a redirect, which is never followed with credentials (check the base URL)', {
-          code: 'REDIRECT', cause: safeCause(err, redact),
-        });
+        throw fail(
+          'the server answered with a redirect, which is never followed with credentials (check the base URL)',
+          {
+            code: 'REDIRECT',
+            cause: safeCause(err, redact),
+          },
+        );
       }
       return {
-        retry: fail(`network error (${clean(why, redact, 120)})`, { code: 'NETWORK_ERROR', cause: safeCause(err, redact) }),
+        retry: fail(`network error (${clean(why, redact, 120)})`, {
+          code: 'NETWORK_ERROR',
+          cause: safeCause(err, redact),
+        }),
         delayMs: undefined,
       };
     };
@@ -286,12 +310,15 @@ export class Transport {
       const fetchImpl = this.#c.fetch;
       let res: Response;
       try {
-        res = await untilAborted(fetchImpl(this.#c.baseUrl + spec.path, {
-          method: 'GET',
-          headers: { authorization: spec.authorization, accept: spec.accept },
-          redirect: 'error',
-          signal: ctrl.signal,
-        }), ctrl.signal);
+        res = await untilAborted(
+          fetchImpl(this.#c.baseUrl + spec.path, {
+            method: 'GET',
+            headers: { authorization: spec.authorization, accept: spec.accept },
+            redirect: 'error',
+            signal: ctrl.signal,
+          }),
+          ctrl.signal,
+        );
       } catch (err) {
         return noResponse(err);
       }
@@ -304,9 +331,15 @@ export class Transport {
         const { shown, type } = mediaType(res.headers, redact);
         if (!isJsonType(type)) {
           discard(res);
-          throw fail(`expected a JSON response but got content type "${clean(shown || 'none', redact, 80)}"${rid}; ${CHECK_BASE_URL}`, {
-            code: 'INVALID_RESPONSE', status, requestId, field: 'content-type',
-          });
+          throw fail(
+            `expected a JSON response but got content type "${clean(shown || 'none', redact, 80)}"${rid}; ${CHECK_BASE_URL}`,
+            {
+              code: 'INVALID_RESPONSE',
+              status,
+              requestId,
+              field: 'content-type',
+            },
+          );
         }
         let read: { text: string; truncated: boolean };
         try {
@@ -316,20 +349,30 @@ export class Transport {
         }
         if (read.truncated) {
           throw fail(`the response body exceeds the ${MAX_RESPONSE_BYTES / (1024 * 1024)} MiB cap${rid}`, {
-            code: 'INVALID_RESPONSE', status, requestId, field: 'body',
+            code: 'INVALID_RESPONSE',
+            status,
+            requestId,
+            field: 'body',
           });
         }
         try {
           return { done: { body: JSON.parse(read.text) as unknown, status, requestId } };
         } catch {
-          throw fail(`the response body is not valid JSON${rid}`, { code: 'INVALID_RESPONSE', status, requestId, field: 'body' });
+          throw fail(`the response body is not valid JSON${rid}`, {
+            code: 'INVALID_RESPONSE',
+            status,
+            requestId,
+            field: 'body',
+          });
         }
       }
 
       if (status >= 300 && status < 400) {
         discard(res);
         throw fail(`HTTP ${status}, a redirect, which is never followed with credentials (check the base URL)${rid}`, {
-          code: 'REDIRECT', status, requestId,
+          code: 'REDIRECT',
+          status,
+          requestId,
         });
       }
 
@@ -340,8 +383,11 @@ export class Transport {
         const cap = this.#c.retryMaxDelayMs;
         // Waiting the cap and retrying early would only meet the same answer again, and again.
         if (retryAfterMs !== undefined && retryAfterMs > cap) {
-          throw fail(`${what}; the server asks to retry in ${seconds(retryAfterMs, Math.ceil)} s, longer than the ` +
-            `client waits (${seconds(cap)} s at most), so it gives up now`, { status, requestId, retryAfterMs });
+          throw fail(
+            `${what}; the server asks to retry in ${seconds(retryAfterMs, Math.ceil)} s, longer than the ` +
+              `client waits (${seconds(cap)} s at most), so it gives up now`,
+            { status, requestId, retryAfterMs },
+          );
         }
         return { retry: fail(what, { status, requestId, retryAfterMs }), delayMs: retryAfterMs };
       }
@@ -350,8 +396,11 @@ export class Transport {
       // A 404 that is not JSON comes from a web server or a proxy, not from the API: most often the
       // base URL lacks its /api part, and the API's own explanation would mislead.
       const notJson = status === 404 && !isJsonType(mediaType(res.headers, redact).type);
-      const meaning = notJson ? `a non-JSON answer, so probably not the API: ${CHECK_BASE_URL}`
-        : status === 404 && spec.notFound ? spec.notFound : statusMeaning(status, spec.scim);
+      const meaning = notJson
+        ? `a non-JSON answer, so probably not the API: ${CHECK_BASE_URL}`
+        : status === 404 && spec.notFound
+          ? spec.notFound
+          : statusMeaning(status, spec.scim);
       const said = extra.detail ? `. Server says: ${extra.detail}` : '';
       throw fail(`HTTP ${status}, ${meaning}${rid}${said}`, { status, requestId, ...extra });
     } finally {
@@ -365,7 +414,9 @@ export class Transport {
    * most 64 KiB are read. The caller's abort while reading still wins: it rejects with its reason.
    */
   async #errorDetail(
-    res: Response, signal: AbortSignal, outer: AbortSignal | undefined,
+    res: Response,
+    signal: AbortSignal,
+    outer: AbortSignal | undefined,
   ): Promise<{ detail?: string; scimType?: string }> {
     const { redact } = this.#c;
     const { type } = mediaType(res.headers, redact);
@@ -392,7 +443,8 @@ export class Transport {
     }
     if (body === null || typeof body !== 'object' || Array.isArray(body)) return {};
     const o = body as Record<string, unknown>;
-    const str = (k: string) => (Object.hasOwn(o, k) && typeof o[k] === 'string' && o[k] !== '' ? clean(o[k], redact) : undefined);
+    const str = (k: string) =>
+      Object.hasOwn(o, k) && typeof o[k] === 'string' && o[k] !== '' ? clean(o[k], redact) : undefined;
     const out: { detail?: string; scimType?: string } = {};
     if (Array.isArray(o.schemas) && o.schemas.includes(SCIM_ERROR)) {
       const detail = str('detail');
@@ -402,10 +454,16 @@ export class Transport {
       return out;
     }
     // Common shapes: { message }, { detail }, OAuth's { error, error_description }, { error: { message } }.
-    const nested = o.error !== null && typeof o.error === 'object' && !Array.isArray(o.error)
-      ? (o.error as Record<string, unknown>).message : undefined;
-    const detail = str('message') ?? str('detail') ?? str('error_description') ?? str('error')
-      ?? (typeof nested === 'string' && nested !== '' ? clean(nested, redact) : undefined);
+    const nested =
+      o.error !== null && typeof o.error === 'object' && !Array.isArray(o.error)
+        ? (o.error as Record<string, unknown>).message
+        : undefined;
+    const detail =
+      str('message') ??
+      str('detail') ??
+      str('error_description') ??
+      str('error') ??
+      (typeof nested === 'string' && nested !== '' ? clean(nested, redact) : undefined);
     if (detail) out.detail = detail;
     return out;
   }
@@ -446,20 +504,28 @@ function safeCause(err: unknown, redact: (t: string) => string, depth = 1): Erro
   const message = prop(err, 'message');
   const copy = new Error(clean(typeof message === 'string' ? message : describe(err), redact));
   const name = prop(err, 'name');
-  const safeName = typeof name === 'string' && /^[A-Za-z_$][\w$.]{0,63}$/.test(name) && redact(name) === name ? name : 'Error';
+  const safeName =
+    typeof name === 'string' && /^[A-Za-z_$][\w$.]{0,63}$/.test(name) && redact(name) === name ? name : 'Error';
   // Not enumerable, as on Error.prototype: util.inspect shows it in the header only.
-  if (safeName !== 'Error') Object.defineProperty(copy, 'name', { value: safeName, enumerable: false, writable: true, configurable: true });
+  if (safeName !== 'Error')
+    Object.defineProperty(copy, 'name', { value: safeName, enumerable: false, writable: true, configurable: true });
   copy.stack = `${copy.name}: ${copy.message}`;
   const code = prop(err, 'code');
   if (typeof code === 'string' || (typeof code === 'number' && Number.isFinite(code))) {
     Object.defineProperty(copy, 'code', {
-      value: typeof code === 'string' ? clean(code, redact, 80) : code, enumerable: true, writable: true, configurable: true,
+      value: typeof code === 'string' ? clean(code, redact, 80) : code,
+      enumerable: true,
+      writable: true,
+      configurable: true,
     });
   }
   const cause = prop(err, 'cause');
   if (cause !== undefined && depth < MAX_CAUSE_DEPTH) {
     Object.defineProperty(copy, 'cause', {
-      value: safeCause(cause, redact, depth + 1), enumerable: false, writable: true, configurable: true,
+      value: safeCause(cause, redact, depth + 1),
+      enumerable: false,
+      writable: true,
+      configurable: true,
     });
   }
   return copy;

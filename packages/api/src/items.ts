@@ -60,7 +60,8 @@ export class PageItems<T> implements AsyncGenerator<T, void, undefined> {
   }
 
   next(): Promise<IteratorResult<T, void>> {
-    if (this.#busy === 0 && this.#at < this.#page.length) return Promise.resolve({ value: this.#page[this.#at++], done: false });
+    if (this.#busy === 0 && this.#at < this.#page.length)
+      return Promise.resolve({ value: this.#page[this.#at++], done: false });
     return this.#inTurn(async () => {
       while (this.#at >= this.#page.length) {
         const step = await this.#pages.next();

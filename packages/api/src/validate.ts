@@ -5,7 +5,12 @@
 import { SCIM_LIST_RESPONSE, isLoopbackHost, isPlainObject } from '@svc-embed/protocol';
 import { SvcApiError } from './errors.js';
 import type {
-  NotificationRecipient, NotificationRecipientsListResponse, PageInfo, ScimAuthScheme, ScimListResponse, ScimUser,
+  NotificationRecipient,
+  NotificationRecipientsListResponse,
+  PageInfo,
+  ScimAuthScheme,
+  ScimListResponse,
+  ScimUser,
 } from './types.js';
 
 /** Largest page size of `getRecipients` (spec 8). */
@@ -27,7 +32,8 @@ const MAX_TIMER_MS = 2_147_483_647;
  * The input is never echoed: it may hold a password in its user-info part.
  */
 export function normaliseBaseUrl(input: unknown): string {
-  const form = 'an absolute https: URL such as "https://acme.example.com/api" (http: only on localhost, ' +
+  const form =
+    'an absolute https: URL such as "https://acme.example.com/api" (http: only on localhost, ' +
     '127.0.0.0/8 or [::1]), with no user-info, query or fragment';
   if (typeof input !== 'string' && !(input instanceof URL)) throw new TypeError(`baseUrl must be ${form}`);
   const raw = String(input);
@@ -46,9 +52,11 @@ export function normaliseBaseUrl(input: unknown): string {
     throw new TypeError(`baseUrl is not a valid URL; it must be ${form}`);
   }
   if (url.protocol !== 'https:' && !(url.protocol === 'http:' && isLoopbackHost(url.hostname))) {
-    throw new TypeError(url.protocol === 'http:'
-      ? `baseUrl uses http: on a non-loopback host; it must be ${form}`
-      : `baseUrl must use https:; it must be ${form}`);
+    throw new TypeError(
+      url.protocol === 'http:'
+        ? `baseUrl uses http: on a non-loopback host; it must be ${form}`
+        : `baseUrl must use https:; it must be ${form}`,
+    );
   }
   if (url.username !== '' || url.password !== '') {
     throw new TypeError(`baseUrl must not contain user-info (credentials go in the token option); it must be ${form}`);
@@ -67,13 +75,18 @@ export function normaliseBaseUrl(input: unknown): string {
 export function checkToken(token: unknown): string {
   const form = `a string of at least ${MIN_TOKEN_LENGTH} visible ASCII characters (no spaces, line breaks or control characters)`;
   if (typeof token !== 'string') {
-    throw new TypeError(token === undefined ? `token is missing (undefined; is its environment variable set?); it must be ${form}` : `token must be ${form}`);
+    throw new TypeError(
+      token === undefined
+        ? `token is missing (undefined; is its environment variable set?); it must be ${form}`
+        : `token must be ${form}`,
+    );
   }
   if (token.length === 0) throw new TypeError(`token is empty; it must be ${form}`);
   if (!/^[\x21-\x7e]+$/.test(token)) {
     throw new TypeError(`token contains whitespace, control or non-ASCII characters; it must be ${form}`);
   }
-  if (token.length < MIN_TOKEN_LENGTH) throw new TypeError(`token is too short (${token.length} characters); it must be ${form}`);
+  if (token.length < MIN_TOKEN_LENGTH)
+    throw new TypeError(`token is too short (${token.length} characters); it must be ${form}`);
   return token;
 }
 
@@ -85,7 +98,13 @@ export function checkScheme(value: unknown): ScimAuthScheme {
 }
 
 /** Checks an integer option within bounds; `undefined` gives the default. */
-export function checkInteger(name: string, value: unknown, min: number, max: number, fallback?: number): number | undefined {
+export function checkInteger(
+  name: string,
+  value: unknown,
+  min: number,
+  max: number,
+  fallback?: number,
+): number | undefined {
   if (value === undefined) return fallback;
   const form = max === Number.MAX_SAFE_INTEGER ? `an integer >= ${min}` : `an integer from ${min} to ${max}`;
   if (typeof value !== 'number') throw new TypeError(`${name} must be ${form}`);
@@ -113,8 +132,10 @@ export function checkMs(name: string, value: unknown, min: number, fallback: num
 /** Checks a pagination cursor: `undefined`/`null` for none, otherwise a non-empty string. */
 export function checkCursor(value: unknown): string | undefined {
   if (value === undefined || value === null) return undefined;
-  if (typeof value !== 'string') throw new TypeError('after must be a cursor string (a previous pageInfo.endCursor) or null');
-  if (value === '') throw new RangeError('after must be a non-empty cursor string (a previous pageInfo.endCursor) or null');
+  if (typeof value !== 'string')
+    throw new TypeError('after must be a cursor string (a previous pageInfo.endCursor) or null');
+  if (value === '')
+    throw new RangeError('after must be a non-empty cursor string (a previous pageInfo.endCursor) or null');
   return value;
 }
 
@@ -122,7 +143,12 @@ export function checkCursor(value: unknown): string | undefined {
 export function checkSignal(value: unknown): AbortSignal | undefined {
   if (value === undefined) return undefined;
   const s = value as AbortSignal | null;
-  if (s === null || typeof s !== 'object' || typeof s.aborted !== 'boolean' || typeof s.addEventListener !== 'function') {
+  if (
+    s === null ||
+    typeof s !== 'object' ||
+    typeof s.aborted !== 'boolean' ||
+    typeof s.addEventListener !== 'function'
+  ) {
     throw new TypeError('signal must be an AbortSignal');
   }
   return s;
@@ -140,7 +166,9 @@ export function checkParams(value: unknown, method: string, required: boolean): 
 
 function invalid(field: string, expected: string): never {
   throw new SvcApiError(`Invalid response: ${field} must be ${expected}`, {
-    code: 'INVALID_RESPONSE', status: 200, field,
+    code: 'INVALID_RESPONSE',
+    status: 200,
+    field,
   });
 }
 
@@ -148,7 +176,17 @@ function invalid(field: string, expected: string): never {
 // properties (`item.email`), each checked by its value, and a bad one is named by its path, e.g.
 // `items[3].email`, built only then. Only own properties count: see ownFieldsOnly.
 
-const RECIPIENT_KEYS = ['type', 'userId', 'email', 'username', 'embedUserId', 'embedTenantName', 'externalId', 'channelId', 'channelName'];
+const RECIPIENT_KEYS = [
+  'type',
+  'userId',
+  'email',
+  'username',
+  'embedUserId',
+  'embedTenantName',
+  'externalId',
+  'channelId',
+  'channelName',
+];
 
 /**
  * Whether reading a recipient field of a plain object can find only the object's own property. Its
@@ -177,7 +215,9 @@ function int(v: unknown, key: string, index: number): number | null {
 
 function parseRecipient(value: unknown, index: number, ownOnly: boolean): NotificationRecipient {
   if (!isPlainObject(value)) invalid(`items[${index}]`, 'an object');
-  const item: Record<string, unknown> = ownOnly ? value : Object.assign(Object.create(null) as Record<string, unknown>, value);
+  const item: Record<string, unknown> = ownOnly
+    ? value
+    : Object.assign(Object.create(null) as Record<string, unknown>, value);
   const type = item.type;
   if (typeof type !== 'string' || type === '') invalid(`items[${index}].type`, 'a non-empty string');
   if (type !== 'USER' && type !== 'EMBED_USER' && type !== 'SLACK') {
@@ -224,13 +264,14 @@ export function parseRecipientsPage(body: unknown): NotificationRecipientsListRe
     if (typeof info.hasNextPage !== 'boolean') invalid('pageInfo.hasNextPage', 'a boolean');
     if (typeof info.hasPreviousPage !== 'boolean') invalid('pageInfo.hasPreviousPage', 'a boolean');
     pageInfo = {
-      hasNextPage: info.hasNextPage, hasPreviousPage: info.hasPreviousPage,
-      startCursor: parseCursor(info, 'startCursor'), endCursor: parseCursor(info, 'endCursor'),
+      hasNextPage: info.hasNextPage,
+      hasPreviousPage: info.hasPreviousPage,
+      startCursor: parseCursor(info, 'startCursor'),
+      endCursor: parseCursor(info, 'endCursor'),
     };
   }
   return { items, pageInfo };
 }
-
 
 function optionalInt(body: Record<string, unknown>, key: string, min: number): number | undefined {
   if (!Object.hasOwn(body, key)) return undefined;
@@ -266,7 +307,8 @@ export function parseScimList(body: unknown, requestedStart: number): ScimListRe
   if (!isPlainObject(body)) invalid('body', 'a JSON object');
   if (Object.hasOwn(body, 'schemas')) {
     const schemas = body.schemas;
-    if (!Array.isArray(schemas) || !schemas.includes(SCIM_LIST_RESPONSE)) invalid('schemas', `an array containing "${SCIM_LIST_RESPONSE}"`);
+    if (!Array.isArray(schemas) || !schemas.includes(SCIM_LIST_RESPONSE))
+      invalid('schemas', `an array containing "${SCIM_LIST_RESPONSE}"`);
   }
   const totalResults = optionalInt(body, 'totalResults', 0);
   if (totalResults === undefined) invalid('totalResults', 'an integer >= 0');

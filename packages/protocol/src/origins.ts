@@ -41,9 +41,14 @@ function parts(text: string): URL | string {
  * is `'*'`, or `''` for the scheme's default port). Throws a TypeError naming the rule otherwise.
  */
 export function parseAllowedOrigin(entry: unknown): AllowedOrigin {
-  const shown = typeof entry === 'string' ? JSON.stringify(entry.length > 80 ? `${entry.slice(0, 80)}\u2026` : entry) : typeof entry;
+  const shown =
+    typeof entry === 'string'
+      ? JSON.stringify(entry.length > 80 ? `${entry.slice(0, 80)}\u2026` : entry)
+      : typeof entry;
   const fail = (why: string): never => {
-    throw new TypeError(`allowOrigins: ${shown} is not an origin (${why}); use e.g. "http://localhost:5173" or "http://localhost:*"`);
+    throw new TypeError(
+      `allowOrigins: ${shown} is not an origin (${why}); use e.g. "http://localhost:5173" or "http://localhost:*"`,
+    );
   };
   if (typeof entry !== 'string' || entry === '') return fail('a non-empty string is required');
   const wildcard = entry.endsWith(':*');
@@ -79,7 +84,9 @@ export function allowedOrigins(entries: readonly unknown[]): AllowedOrigins {
       const url = parts(origin);
       // "null" (opaque origins) and anything that is not already a serialised origin never match.
       if (typeof url === 'string' || url.origin !== origin) return false;
-      return list.some((e) => e.scheme === url.protocol && e.host === url.hostname && (e.port === '*' || e.port === url.port));
+      return list.some(
+        (e) => e.scheme === url.protocol && e.host === url.hostname && (e.port === '*' || e.port === url.port),
+      );
     },
   };
 }

@@ -1,6 +1,12 @@
 import type {
-  ACTION_TYPES, AI_QUERY_STATUSES, AUTH_MODES, COLOR_SCHEMES, DOWNLOAD_FORMATS, DOWNLOAD_TARGETS,
-  EVENT_TYPES, SURFACES,
+  ACTION_TYPES,
+  AI_QUERY_STATUSES,
+  AUTH_MODES,
+  COLOR_SCHEMES,
+  DOWNLOAD_FORMATS,
+  DOWNLOAD_TARGETS,
+  EVENT_TYPES,
+  SURFACES,
 } from './constants.js';
 
 export type EventType = (typeof EVENT_TYPES)[number];
@@ -141,5 +147,4 @@ export type AnyActionEnvelope = { [T in ActionType]: ActionEnvelope<T> }[ActionT
 
 /** The result of validating an incoming message: the clean message, or why it was refused. */
 export type Validated<M extends { type: string }> =
-  | { ok: true; message: M }
-  | { ok: false; reason: string; type?: M['type'] };
+  { ok: true; message: M } | { ok: false; reason: string; type?: M['type'] };

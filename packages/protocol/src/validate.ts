@@ -1,10 +1,26 @@
 import {
-  ACTION_TYPES, AI_QUERY_STATUSES, AUTH_MODES, COLOR_SCHEMES, DOWNLOAD_FORMATS, DOWNLOAD_TARGETS,
-  EVENT_TYPES, SOURCE, SURFACES,
+  ACTION_TYPES,
+  AI_QUERY_STATUSES,
+  AUTH_MODES,
+  COLOR_SCHEMES,
+  DOWNLOAD_FORMATS,
+  DOWNLOAD_TARGETS,
+  EVENT_TYPES,
+  SOURCE,
+  SURFACES,
 } from './constants.js';
 import type {
-  ActionPayloadMap, ActionType, AnyActionEnvelope, AnyEventDetail, AnyEventEnvelope, EventEnvelope, EventPayloadMap,
-  EventRejection, EventType, Surface, Validated,
+  ActionPayloadMap,
+  ActionType,
+  AnyActionEnvelope,
+  AnyEventDetail,
+  AnyEventEnvelope,
+  EventEnvelope,
+  EventPayloadMap,
+  EventRejection,
+  EventType,
+  Surface,
+  Validated,
 } from './types.js';
 import { UNSAFE_CHARS } from './rules.js';
 
@@ -29,25 +45,40 @@ type FieldRule = readonly [Kind, Presence?];
 /** Spec section 6, one line per field. Fields not listed here are dropped. */
 const EVENT_FIELDS: Record<EventType, Record<string, FieldRule>> = {
   'svc:event:ready': {
-    embedTenant: [STRING, REQUIRED_OR_NULL], deploymentId: [NUMBER, REQUIRED_OR_NULL], mode: [AUTH_MODES, REQUIRED],
-    surface: [SURFACES, REQUIRED], publicId: [STRING],
+    embedTenant: [STRING, REQUIRED_OR_NULL],
+    deploymentId: [NUMBER, REQUIRED_OR_NULL],
+    mode: [AUTH_MODES, REQUIRED],
+    surface: [SURFACES, REQUIRED],
+    publicId: [STRING],
   },
   'svc:event:view': { surface: [SURFACES, REQUIRED], path: [STRING, REQUIRED], publicId: [STRING], title: [STRING] },
   'svc:event:navigate': { path: [STRING, REQUIRED], previousPath: [STRING] },
   'svc:event:dashboard-loaded': { publicId: [STRING], widgetCount: [NUMBER], loadDurationMs: [NUMBER] },
   'svc:event:download': {
-    format: [DOWNLOAD_FORMATS, REQUIRED], target: [DOWNLOAD_TARGETS, REQUIRED], widgetId: [STRING], title: [STRING],
+    format: [DOWNLOAD_FORMATS, REQUIRED],
+    target: [DOWNLOAD_TARGETS, REQUIRED],
+    widgetId: [STRING],
+    title: [STRING],
     rowCount: [NUMBER],
   },
   'svc:event:drilldown': { member: [STRING, REQUIRED], value: [ANY], widgetId: [STRING] },
-  'svc:event:ai-query': { query: [STRING, REQUIRED], status: [AI_QUERY_STATUSES, REQUIRED], chatId: [STRING], agentId: [STRING] },
+  'svc:event:ai-query': {
+    query: [STRING, REQUIRED],
+    status: [AI_QUERY_STATUSES, REQUIRED],
+    chatId: [STRING],
+    agentId: [STRING],
+  },
   'svc:event:error': { message: [STRING, REQUIRED], name: [STRING], context: [STRING], fatal: [BOOLEAN] },
 };
 
 // The same table as a list of [name, kind, presence] per type: a loop over an array is faster than a
 // `for...in` with a lookup per field, on every message.
-const EVENT_FIELD_LISTS = Object.fromEntries(Object.entries(EVENT_FIELDS).map(([type, rules]) =>
-  [type, Object.entries(rules).map(([name, [kind, presence = OPTIONAL]]) => [name, kind, presence] as const)]));
+const EVENT_FIELD_LISTS = Object.fromEntries(
+  Object.entries(EVENT_FIELDS).map(([type, rules]) => [
+    type,
+    Object.entries(rules).map(([name, [kind, presence = OPTIONAL]]) => [name, kind, presence] as const),
+  ]),
+);
 
 const has = (o: object, key: string) => Object.hasOwn(o, key);
 const oneOf = (values: readonly string[]) => `one of ${values.join(', ')}`;
@@ -64,11 +95,15 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
 }
 
 function matches(value: unknown, kind: Kind): boolean {
-  return kind === STRING ? typeof value === 'string'
-    : kind === NUMBER ? Number.isFinite(value)
-    : kind === BOOLEAN ? typeof value === 'boolean'
-    : kind === ANY ? true
-    : typeof value === 'string' && kind.includes(value);
+  return kind === STRING
+    ? typeof value === 'string'
+    : kind === NUMBER
+      ? Number.isFinite(value)
+      : kind === BOOLEAN
+        ? typeof value === 'boolean'
+        : kind === ANY
+          ? true
+          : typeof value === 'string' && kind.includes(value);
 }
 
 function describe(kind: Kind): string {
@@ -84,7 +119,8 @@ function cleanPayload(type: EventType, payload: Record<string, unknown>): Record
   for (const [name, kind, presence] of EVENT_FIELD_LISTS[type]) {
     const value = has(payload, name) ? payload[name] : undefined;
     if (value === undefined || (value === null && presence !== REQUIRED_OR_NULL)) {
-      if (presence) return `payload.${name}: required, ${describe(kind)}${presence === REQUIRED_OR_NULL ? ' or null' : ''}`;
+      if (presence)
+        return `payload.${name}: required, ${describe(kind)}${presence === REQUIRED_OR_NULL ? ' or null' : ''}`;
       continue;
     }
     if (value !== null && !matches(value, kind)) return `payload.${name}: must be ${describe(kind)}`;
@@ -93,7 +129,11 @@ function cleanPayload(type: EventType, payload: Record<string, unknown>): Record
   return out;
 }
 
-const refuse = <T extends string>(reason: string, type?: T) => ({ ok: false as const, reason, ...(type ? { type } : {}) });
+const refuse = <T extends string>(reason: string, type?: T) => ({
+  ok: false as const,
+  reason,
+  ...(type ? { type } : {}),
+});
 
 /** Checks the envelope fields shared by events and actions; the reason never echoes message data. */
 function checkEnvelope(data: unknown, direction: 'event' | 'action', types: readonly string[]): string | undefined {
@@ -117,12 +157,15 @@ export function readEvent(data: unknown): AnyEventDetail | EventRejection {
   let reason: string | undefined;
   try {
     const d = data as Record<string, unknown>;
-    if (isPlainObject(d) && typeof d.type === 'string' && has(d, 'type') && has(EVENT_FIELDS, d.type)) type = d.type as EventType;
-    reason = checkEnvelope(d, 'event', EVENT_TYPES)
-      ?? (has(d, 'surface') && matches(d.surface, SURFACES) ? undefined : `surface: must be ${oneOf(SURFACES)}`);
+    if (isPlainObject(d) && typeof d.type === 'string' && has(d, 'type') && has(EVENT_FIELDS, d.type))
+      type = d.type as EventType;
+    reason =
+      checkEnvelope(d, 'event', EVENT_TYPES) ??
+      (has(d, 'surface') && matches(d.surface, SURFACES) ? undefined : `surface: must be ${oneOf(SURFACES)}`);
     if (!reason) {
       const payload = cleanPayload(type!, d.payload as Record<string, unknown>);
-      if (typeof payload !== 'string') return { type, surface: d.surface, timestamp: d.timestamp, payload } as AnyEventDetail;
+      if (typeof payload !== 'string')
+        return { type, surface: d.surface, timestamp: d.timestamp, payload } as AnyEventDetail;
       reason = payload;
     }
   } catch {
@@ -148,7 +191,11 @@ export function validateEvent(data: unknown): Validated<AnyEventEnvelope> {
  * Builds a valid event envelope (embed -> host), for the embed side; throws a TypeError naming the broken rule.
  * The payload must survive structured clone, as `postMessage` needs (a function, say, does not).
  */
-export function buildEvent<T extends EventType>(type: T, surface: Surface, payload: EventPayloadMap[T]): EventEnvelope<T> {
+export function buildEvent<T extends EventType>(
+  type: T,
+  surface: Surface,
+  payload: EventPayloadMap[T],
+): EventEnvelope<T> {
   const result = validateEvent({ source: SOURCE, direction: 'event', type, payload, timestamp: Date.now(), surface });
   if (!result.ok) throw new TypeError(`${type}: ${result.reason}`);
   try {
@@ -165,10 +212,12 @@ const FORBIDDEN_KEYS = ['__proto__', 'constructor', 'prototype'];
 
 /** JSON-like data only (so structured clone and JSON agree): no functions, NaN, cycles or prototype keys. */
 function dataProblem(value: unknown, depth = 0): string | undefined {
-  if (value === null || typeof value === 'string' || typeof value === 'boolean' || Number.isFinite(value)) return undefined;
+  if (value === null || typeof value === 'string' || typeof value === 'boolean' || Number.isFinite(value))
+    return undefined;
   if (depth > 16) return 'nested too deep';
   const isArray = Array.isArray(value);
-  if (!isArray && !isPlainObject(value)) return 'only strings, finite numbers, booleans, null, arrays and plain objects';
+  if (!isArray && !isPlainObject(value))
+    return 'only strings, finite numbers, booleans, null, arrays and plain objects';
   for (const key of Object.keys(value as object)) {
     if (!isArray && FORBIDDEN_KEYS.includes(key)) return `no "${key}" key`;
     const problem = dataProblem((value as Record<string, unknown>)[key], depth + 1);
@@ -206,15 +255,19 @@ const DOT_SEGMENT = /(^|\/)(\.|%2e){1,2}(\/|[?#]|$)/i;
  * bidirectional character.
  */
 export function pathProblem(value: unknown): string | undefined {
-  return typeof value === 'string' && /^\/(?![/\\])[^\\]*$/.test(value) && !value.includes('//') && !UNSAFE_CHARS.test(value)
-    && !DOT_SEGMENT.test(value.replace(/[?#].*/s, ''))
+  return typeof value === 'string' &&
+    /^\/(?![/\\])[^\\]*$/.test(value) &&
+    !value.includes('//') &&
+    !UNSAFE_CHARS.test(value) &&
+    !DOT_SEGMENT.test(value.replace(/[?#].*/s, ''))
     ? undefined
     : 'must start with a single "/" and hold no scheme, "//", backslash, "." or ".." segment, control or bidirectional character';
 }
 
 const NAME = '[A-Za-z_][A-Za-z0-9_]*';
 const FILTER = new RegExp(`^f_(${NAME})\\.(${NAME})=(.*)$`, 's');
-const FILTER_FORM = 'must be f_<semantic_view>.<dimension>=<JSON>, a JSON object with a "value" key, &, #, + and % percent-encoded (filterParam() builds it)';
+const FILTER_FORM =
+  'must be f_<semantic_view>.<dimension>=<JSON>, a JSON object with a "value" key, &, #, + and % percent-encoded (filterParam() builds it)';
 // In the URL-query form these end the parameter, start a fragment, mean a space or start an escape.
 const QUERY_SPECIALS = /[%&#+]/g;
 
@@ -254,7 +307,9 @@ export const filterProblem = (value: unknown) => (parseFilterParam(value) ? unde
 export function filterParam(view: string, dimension: string, value: unknown): string {
   const name = new RegExp(`^${NAME}$`);
   if (!name.test(view) || !name.test(dimension)) {
-    throw new TypeError('filterParam(view, dimension, value): view and dimension must be identifiers ([A-Za-z_][A-Za-z0-9_]*)');
+    throw new TypeError(
+      'filterParam(view, dimension, value): view and dimension must be identifiers ([A-Za-z_][A-Za-z0-9_]*)',
+    );
   }
   const problem = value === undefined ? 'a value is required' : dataProblem(value);
   if (problem) throw new TypeError(`filterParam(view, dimension, value): value must be JSON data (${problem})`);
@@ -278,8 +333,12 @@ function prefix(field: string, problem: string | undefined) {
 /** Reads only own properties into a fresh payload (the theme is copied deeply: it is checked JSON data). */
 function ownPayload(type: ActionType, p: Record<string, unknown>): Record<string, unknown> {
   if (type === 'svc:action:set-theme') return JSON.parse(JSON.stringify(p)) as Record<string, unknown>;
-  const key = { 'svc:action:set-color-scheme': 'scheme', 'svc:action:set-locale': 'locale',
-    'svc:action:set-filter': 'filterUrlParameter', 'svc:action:navigate': 'path' }[type as string];
+  const key = {
+    'svc:action:set-color-scheme': 'scheme',
+    'svc:action:set-locale': 'locale',
+    'svc:action:set-filter': 'filterUrlParameter',
+    'svc:action:navigate': 'path',
+  }[type as string];
   return key ? { [key]: has(p, key) ? p[key] : undefined } : {};
 }
 
@@ -296,7 +355,10 @@ export function validateAction(data: unknown): Validated<AnyActionEnvelope> {
   const payload = ownPayload(type, d.payload as Record<string, unknown>);
   const payloadProblem = ACTION_CHECKS[type](payload);
   if (payloadProblem) return refuse(payloadProblem, type);
-  return { ok: true, message: { source: SOURCE, direction: 'action', type, payload, timestamp: d.timestamp } as AnyActionEnvelope };
+  return {
+    ok: true,
+    message: { source: SOURCE, direction: 'action', type, payload, timestamp: d.timestamp } as AnyActionEnvelope,
+  };
 }
 
 /**

@@ -31,7 +31,10 @@ const EVENTS = {
 } as const satisfies { [K in keyof SvcEmbedEventMap as `on${PascalCase<K>}`]: K };
 
 /** The props of `<SvcEmbed>`: the HTML attributes React knows, every property of the element, and a handler per event. */
-export type SvcEmbedProps = Omit<React.HTMLAttributes<SvcEmbedElement>, keyof SvcEmbedProperties | keyof SvcEmbedHandlerProps> &
+export type SvcEmbedProps = Omit<
+  React.HTMLAttributes<SvcEmbedElement>,
+  keyof SvcEmbedProperties | keyof SvcEmbedHandlerProps
+> &
   SvcEmbedProperties &
   SvcEmbedHandlerProps &
   React.RefAttributes<SvcEmbedElement>;

@@ -1,7 +1,14 @@
 // The embed half of the message protocol, on the shared protocol module (served at /embed/protocol/):
 // events are built and checked with buildEvent, actions checked with validateAction. Only the parent
 // window, on an allowed host origin, is listened to and posted to, and never with a '*' target.
-import { SOURCE, allowedOrigins, buildEvent, isPlainObject, postTargets, validateAction } from '/embed/protocol/index.js';
+import {
+  SOURCE,
+  allowedOrigins,
+  buildEvent,
+  isPlainObject,
+  postTargets,
+  validateAction,
+} from '/embed/protocol/index.js';
 
 /**
  * The parent's origin when the browser tells it: ancestorOrigins (Chromium, WebKit), else the referrer
@@ -49,7 +56,11 @@ export function createBridge({ surface, allowOrigins, onAction, onLog }) {
     }
     if (!ours) return;
     if (closed) {
-      onLog({ dir: 'rejected', type: typeof data.type === 'string' ? data.type : undefined, reason: 'the embed has stopped' });
+      onLog({
+        dir: 'rejected',
+        type: typeof data.type === 'string' ? data.type : undefined,
+        reason: 'the embed has stopped',
+      });
       return;
     }
     const result = validateAction(data);
@@ -62,7 +73,11 @@ export function createBridge({ surface, allowOrigins, onAction, onLog }) {
       onAction(result.message);
     } catch (error) {
       // A valid envelope can still carry something this embed cannot apply (say, a theme color that is not a color).
-      onLog({ dir: 'rejected', type: result.message.type, reason: error instanceof Error ? error.message : 'could not apply' });
+      onLog({
+        dir: 'rejected',
+        type: result.message.type,
+        reason: error instanceof Error ? error.message : 'could not apply',
+      });
     }
   });
 

@@ -5,7 +5,11 @@
 import { h, s } from './dom.js';
 
 const markAttrs = (label, onPick, data) => ({
-  tabindex: 0, role: 'button', 'aria-label': label, class: 'mark', translate: data ? 'no' : undefined,
+  tabindex: 0,
+  role: 'button',
+  'aria-label': label,
+  class: 'mark',
+  translate: data ? 'no' : undefined,
   onclick: onPick,
   onkeydown: (e) => {
     if (e.key === 'Enter' || e.key === ' ') {
@@ -29,18 +33,32 @@ export function barChart(points, { format, label, onPick, width = 420, keyLabel 
   const labelW = Math.min(118, Math.round(W * 0.36));
   const valueW = 64;
   const barW = W - labelW - valueW;
-  return s('svg', { viewBox: `0 0 ${W} ${points.length * rowH + 4}`, class: 'chart bar', role: 'img', 'aria-label': label },
+  return s(
+    'svg',
+    { viewBox: `0 0 ${W} ${points.length * rowH + 4}`, class: 'chart bar', role: 'img', 'aria-label': label },
     points.map((p, i) => {
       const y = i * rowH + 4;
       const w = Math.max(2, (p.value / max) * barW);
       const key = keyLabel(p.key);
-      return s('g', markAttrs(`${key}: ${format(p.value)}`, () => onPick(p), keyIsData),
+      return s(
+        'g',
+        markAttrs(`${key}: ${format(p.value)}`, () => onPick(p), keyIsData),
         s('title', {}, `${key}: ${format(p.value)}`),
-        s('text', { x: labelW - 10, y: y + rowH / 2, class: 'axis', 'text-anchor': 'end', 'dominant-baseline': 'middle' }, key),
+        s(
+          'text',
+          { x: labelW - 10, y: y + rowH / 2, class: 'axis', 'text-anchor': 'end', 'dominant-baseline': 'middle' },
+          key,
+        ),
         s('rect', { x: labelW, y: y + 4, width: barW, height: rowH - 12, rx: 4, class: 'track' }),
         s('rect', { x: labelW, y: y + 4, width: w.toFixed(1), height: rowH - 12, rx: 4, class: 'fill s0' }),
-        s('text', { x: labelW + w + 8, y: y + rowH / 2, class: 'value', 'dominant-baseline': 'middle' }, format(p.value, true)));
-    }));
+        s(
+          'text',
+          { x: labelW + w + 8, y: y + rowH / 2, class: 'value', 'dominant-baseline': 'middle' },
+          format(p.value, true),
+        ),
+      );
+    }),
+  );
 }
 
 /** A line over time with an area under it; each point is a mark. */
@@ -54,17 +72,34 @@ export function lineChart(points, { format, xLabel, label, onPick, width = 640 }
   const line = points.map((p, i) => `${i ? 'L' : 'M'}${x(i).toFixed(1)},${y(p.value).toFixed(1)}`).join('');
   const area = points.length ? `${line}L${x(points.length - 1).toFixed(1)},${y(0)}L${x(0).toFixed(1)},${y(0)}Z` : '';
   const ticks = [0, 0.5, 1].map((f) => f * max);
-  return s('svg', { viewBox: `0 0 ${W} ${H}`, class: 'chart line', role: 'img', 'aria-label': label },
-    ticks.map((v) => s('g', {},
-      s('line', { x1: pad.l, x2: W - pad.r, y1: y(v), y2: y(v), class: 'grid' }),
-      s('text', { x: pad.l - 8, y: y(v), class: 'axis', 'text-anchor': 'end', 'dominant-baseline': 'middle' }, format(v, true)))),
+  return s(
+    'svg',
+    { viewBox: `0 0 ${W} ${H}`, class: 'chart line', role: 'img', 'aria-label': label },
+    ticks.map((v) =>
+      s(
+        'g',
+        {},
+        s('line', { x1: pad.l, x2: W - pad.r, y1: y(v), y2: y(v), class: 'grid' }),
+        s(
+          'text',
+          { x: pad.l - 8, y: y(v), class: 'axis', 'text-anchor': 'end', 'dominant-baseline': 'middle' },
+          format(v, true),
+        ),
+      ),
+    ),
     s('path', { d: area, class: 'area s0' }),
     s('path', { d: line, class: 'stroke s0' }),
-    points.map((p, i) => s('g', markAttrs(`${xLabel(p.key)}: ${format(p.value)}`, () => onPick(p)),
-      s('title', {}, `${xLabel(p.key)}: ${format(p.value)}`),
-      s('circle', { cx: x(i), cy: y(p.value), r: 12, class: 'hit' }),
-      s('circle', { cx: x(i), cy: y(p.value), r: 4, class: 'dot s0' }),
-      s('text', { x: x(i), y: H - 8, class: 'axis', 'text-anchor': 'middle' }, xLabel(p.key)))));
+    points.map((p, i) =>
+      s(
+        'g',
+        markAttrs(`${xLabel(p.key)}: ${format(p.value)}`, () => onPick(p)),
+        s('title', {}, `${xLabel(p.key)}: ${format(p.value)}`),
+        s('circle', { cx: x(i), cy: y(p.value), r: 12, class: 'hit' }),
+        s('circle', { cx: x(i), cy: y(p.value), r: 4, class: 'dot s0' }),
+        s('text', { x: x(i), y: H - 8, class: 'axis', 'text-anchor': 'middle' }, xLabel(p.key)),
+      ),
+    ),
+  );
 }
 
 /** A donut with an HTML legend; slices and legend entries are marks. */
@@ -84,15 +119,45 @@ export function donutChart(points, { format, label, onPick, keyLabel = String, k
     const d = `M${pt(R, a0)}A${R},${R} 0 ${large} 1 ${pt(R, a1)}L${pt(r, a1)}A${r},${r} 0 ${large} 0 ${pt(r, a0)}Z`;
     const pct = Math.round((p.value / total) * 100);
     const key = keyLabel(p.key);
-    return s('path', { d, ...markAttrs(`${key}: ${format(p.value)} (${pct}%)`, () => onPick(p), keyIsData), class: `mark slice s${i % 6}` },
-      s('title', {}, `${key}: ${format(p.value)} (${pct}%)`));
+    return s(
+      'path',
+      {
+        d,
+        ...markAttrs(`${key}: ${format(p.value)} (${pct}%)`, () => onPick(p), keyIsData),
+        class: `mark slice s${i % 6}`,
+      },
+      s('title', {}, `${key}: ${format(p.value)} (${pct}%)`),
+    );
   });
-  return h('div', { class: 'donut' },
-    s('svg', { viewBox: '0 0 160 160', class: 'chart', role: 'img', 'aria-label': label },
+  return h(
+    'div',
+    { class: 'donut' },
+    s(
+      'svg',
+      { viewBox: '0 0 160 160', class: 'chart', role: 'img', 'aria-label': label },
       slices,
-      s('text', { x: C, y: C, class: 'donut-total', 'text-anchor': 'middle', 'dominant-baseline': 'middle' }, format(total, true))),
-    h('ul', { class: 'legend' }, points.map((p, i) => h('li', {},
-      h('button', { type: 'button', class: 'legend-item', onclick: () => onPick(p) },
-        h('span', { class: `swatch s${i % 6}` }), h('span', { class: 'legend-key', translate: keyIsData ? 'no' : undefined }, keyLabel(p.key)),
-        h('span', { class: 'legend-value' }, format(p.value, true)))))));
+      s(
+        'text',
+        { x: C, y: C, class: 'donut-total', 'text-anchor': 'middle', 'dominant-baseline': 'middle' },
+        format(total, true),
+      ),
+    ),
+    h(
+      'ul',
+      { class: 'legend' },
+      points.map((p, i) =>
+        h(
+          'li',
+          {},
+          h(
+            'button',
+            { type: 'button', class: 'legend-item', onclick: () => onPick(p) },
+            h('span', { class: `swatch s${i % 6}` }),
+            h('span', { class: 'legend-key', translate: keyIsData ? 'no' : undefined }, keyLabel(p.key)),
+            h('span', { class: 'legend-value' }, format(p.value, true)),
+          ),
+        ),
+      ),
+    ),
+  );
 }

@@ -18,13 +18,24 @@ export class Chat {
     this.input = h('input', { type: 'text', name: 'q', autocomplete: 'off', maxlength: 500 });
     this.button = h('button', { type: 'submit', class: 'btn primary' });
     this.suggestions = h('div', { class: 'suggestions' });
-    this.el = h('section', { class: `chat${compact ? ' compact' : ''}` },
+    this.el = h(
+      'section',
+      { class: `chat${compact ? ' compact' : ''}` },
       this.messages,
       this.suggestions,
-      h('form', { class: 'ask', onsubmit: (e) => {
-        e.preventDefault();
-        this.ask(this.input.value);
-      } }, this.input, this.button));
+      h(
+        'form',
+        {
+          class: 'ask',
+          onsubmit: (e) => {
+            e.preventDefault();
+            this.ask(this.input.value);
+          },
+        },
+        this.input,
+        this.button,
+      ),
+    );
     this.relabel();
   }
 
@@ -32,7 +43,11 @@ export class Chat {
     this.input.placeholder = t('ask');
     this.input.setAttribute('aria-label', t('ask'));
     this.button.textContent = t('send');
-    this.suggestions.replaceChildren(...SUGGESTIONS.map((key) => h('button', { type: 'button', class: 'chip suggestion', onclick: () => this.ask(t(key)) }, t(key))));
+    this.suggestions.replaceChildren(
+      ...SUGGESTIONS.map((key) =>
+        h('button', { type: 'button', class: 'chip suggestion', onclick: () => this.ask(t(key)) }, t(key)),
+      ),
+    );
     for (const [li, draw] of [...this.drawn]) {
       const next = draw();
       this.drawn.delete(li);
@@ -84,17 +99,50 @@ export class Chat {
     const format = (v, compact) => fmt(v, measure === 'orders' ? 'number' : 'currency', { compact });
     const m = t(`m.${measure}`);
     let text;
-    if (!dimension) text = measure === 'orders' ? t('answerCount', { n }) : t('answerTotal', { measure: m, n, value: format(value) });
+    if (!dimension)
+      text = measure === 'orders' ? t('answerCount', { n }) : t('answerTotal', { measure: m, n, value: format(value) });
     else if (dimension === 'month') text = t('answerTrend', { measure: m, n });
-    else text = t('answerGrouped', { measure: m, dim: columnLabel(dimension), leader: valueLabel(dimension, leader), n });
+    else
+      text = t('answerGrouped', { measure: m, dim: columnLabel(dimension), leader: valueLabel(dimension, leader), n });
     if (!table) return h('li', { class: 'msg bot' }, text);
     const points = table.rows.map(([key, v]) => ({ key, value: v }));
     const data = isData(dimension);
-    return h('li', { class: 'msg bot' }, h('p', {}, text),
-      barChart(points, { format, label: text, onPick: () => {}, keyLabel: (k) => valueLabel(dimension, k), keyIsData: data }),
-      h('table', { class: 'data small' },
-        h('thead', {}, h('tr', {}, table.columns.map((c) => h('th', {}, columnLabel(c))))),
-        h('tbody', {}, table.rows.map(([k, v]) => h('tr', {},
-          h('td', { translate: data ? 'no' : undefined }, valueLabel(dimension, k)), h('td', { class: 'num' }, format(v)))))));
+    return h(
+      'li',
+      { class: 'msg bot' },
+      h('p', {}, text),
+      barChart(points, {
+        format,
+        label: text,
+        onPick: () => {},
+        keyLabel: (k) => valueLabel(dimension, k),
+        keyIsData: data,
+      }),
+      h(
+        'table',
+        { class: 'data small' },
+        h(
+          'thead',
+          {},
+          h(
+            'tr',
+            {},
+            table.columns.map((c) => h('th', {}, columnLabel(c))),
+          ),
+        ),
+        h(
+          'tbody',
+          {},
+          table.rows.map(([k, v]) =>
+            h(
+              'tr',
+              {},
+              h('td', { translate: data ? 'no' : undefined }, valueLabel(dimension, k)),
+              h('td', { class: 'num' }, format(v)),
+            ),
+          ),
+        ),
+      ),
+    );
   }
 }

@@ -78,7 +78,8 @@ export class Dashboard {
     const dims = this.ctx.dimensions[view] ?? [];
     const usable = [];
     const unusable = [];
-    for (const f of this.ctx.filters.values()) (f.view === view && dims.includes(f.dimension) ? usable : unusable).push(f);
+    for (const f of this.ctx.filters.values())
+      (f.view === view && dims.includes(f.dimension) ? usable : unusable).push(f);
     return { usable, unusable };
   }
 
@@ -108,7 +109,12 @@ export class Dashboard {
       } catch (error) {
         if (generation !== this.generation) return;
         this.results.set(w.id, { error });
-        this.emit('svc:event:error', { message: error.message, name: error.name, context: `widget:${w.id}`, fatal: false });
+        this.emit('svc:event:error', {
+          message: error.message,
+          name: error.name,
+          context: `widget:${w.id}`,
+          fatal: false,
+        });
       }
       this.renderWidget(w);
     });
@@ -131,7 +137,12 @@ export class Dashboard {
       this.results.set(w.id, { data: await this.fetchJson(this.queryUrl(w)) });
     } catch (error) {
       this.results.set(w.id, { error });
-      this.emit('svc:event:error', { message: error.message, name: error.name, context: `widget:${w.id}`, fatal: false });
+      this.emit('svc:event:error', {
+        message: error.message,
+        name: error.name,
+        context: `widget:${w.id}`,
+        fatal: false,
+      });
     }
     this.renderWidget(w);
   }
@@ -140,32 +151,75 @@ export class Dashboard {
 
   render() {
     const { unusable, usable } = this.splitFilters();
-    const tabs = Object.keys(this.def.pages).map((path) => h('a', {
-      href: '#', class: `tab${path === this.page ? ' active' : ''}`, 'aria-current': path === this.page ? 'page' : null,
-      onclick: (e) => {
-        e.preventDefault();
-        this.go(this.href(path));
-      },
-    }, pageTitle(path)));
+    const tabs = Object.keys(this.def.pages).map((path) =>
+      h(
+        'a',
+        {
+          href: '#',
+          class: `tab${path === this.page ? ' active' : ''}`,
+          'aria-current': path === this.page ? 'page' : null,
+          onclick: (e) => {
+            e.preventDefault();
+            this.go(this.href(path));
+          },
+        },
+        pageTitle(path),
+      ),
+    );
     // Filters come from the host (svc:action:set-filter) and belong to it: the viewer cannot remove one
     // here, because the protocol has no event that would tell the host, whose controls would then lie.
-    const chips = [...usable, ...unusable].map((f) => h('span', {
-      class: `chip${unusable.includes(f) ? ' muted' : ''}`, 'data-filter': `${f.view}.${f.dimension}`, title: t('setByHost'),
-    },
-    h('span', { class: 'chip-key' }, columnLabel(f.dimension)), ' = ',
-    h('span', { class: 'chip-value', translate: isData(f.dimension) ? 'no' : undefined },
-      (Array.isArray(f.value) ? f.value : [f.value]).map((v) => valueLabel(f.dimension, v)).join(', ')),
-    unusable.includes(f) ? h('em', {}, ` (${t('unknownField')})`) : null));
+    const chips = [...usable, ...unusable].map((f) =>
+      h(
+        'span',
+        {
+          class: `chip${unusable.includes(f) ? ' muted' : ''}`,
+          'data-filter': `${f.view}.${f.dimension}`,
+          title: t('setByHost'),
+        },
+        h('span', { class: 'chip-key' }, columnLabel(f.dimension)),
+        ' = ',
+        h(
+          'span',
+          { class: 'chip-value', translate: isData(f.dimension) ? 'no' : undefined },
+          (Array.isArray(f.value) ? f.value : [f.value]).map((v) => valueLabel(f.dimension, v)).join(', '),
+        ),
+        unusable.includes(f) ? h('em', {}, ` (${t('unknownField')})`) : null,
+      ),
+    );
     this.meta = h('span', { class: 'meta' });
     this.el.replaceChildren(
-      h('header', { class: 'dash-head' },
+      h(
+        'header',
+        { class: 'dash-head' },
         h('div', { class: 'dash-title' }, h('h1', {}, t(`dash.${this.publicId}`)), h('nav', { class: 'tabs' }, tabs)),
-        h('div', { class: 'dash-tools' },
+        h(
+          'div',
+          { class: 'dash-tools' },
           this.meta,
-          this.ctx.allowExport ? h('button', { type: 'button', class: 'btn', 'data-export': 'dashboard', onclick: () => this.exportDashboard() }, t('exportAll')) : null,
-          this.ctx.debug)),
-      h('div', { class: 'filter-bar' }, h('span', { class: 'filter-label' }, t('filters')), chips.length ? chips : h('span', { class: 'muted' }, t('noFilters'))),
-      h('div', { class: 'grid' }, this.widgets.map((w) => h('article', { class: `card kind-${w.kind} span-${w.span ?? 1}`, 'data-widget': w.id }))));
+          this.ctx.allowExport
+            ? h(
+                'button',
+                { type: 'button', class: 'btn', 'data-export': 'dashboard', onclick: () => this.exportDashboard() },
+                t('exportAll'),
+              )
+            : null,
+          this.ctx.debug,
+        ),
+      ),
+      h(
+        'div',
+        { class: 'filter-bar' },
+        h('span', { class: 'filter-label' }, t('filters')),
+        chips.length ? chips : h('span', { class: 'muted' }, t('noFilters')),
+      ),
+      h(
+        'div',
+        { class: 'grid' },
+        this.widgets.map((w) =>
+          h('article', { class: `card kind-${w.kind} span-${w.span ?? 1}`, 'data-widget': w.id }),
+        ),
+      ),
+    );
     for (const w of this.widgets) this.renderWidget(w);
     this.renderMeta();
     if (this.drilled) this.renderDrill();
@@ -180,14 +234,36 @@ export class Dashboard {
     if (!card) return;
     const result = this.results.get(w.id);
     const exportable = this.ctx.allowExport && w.kind !== 'kpi' && result?.data;
-    const head = h('header', { class: 'card-head' }, h('h2', {}, title(w)),
-      exportable ? h('button', { type: 'button', class: 'icon-btn', title: t('exportCsv'), 'aria-label': `${t('exportCsv')}: ${title(w)}`, 'data-export': w.id, onclick: () => this.exportWidget(w) }, t('csvButton')) : null);
+    const head = h(
+      'header',
+      { class: 'card-head' },
+      h('h2', {}, title(w)),
+      exportable
+        ? h(
+            'button',
+            {
+              type: 'button',
+              class: 'icon-btn',
+              title: t('exportCsv'),
+              'aria-label': `${t('exportCsv')}: ${title(w)}`,
+              'data-export': w.id,
+              onclick: () => this.exportWidget(w),
+            },
+            t('csvButton'),
+          )
+        : null,
+    );
     let body;
     if (!result) body = h('div', { class: 'skeleton', 'aria-busy': 'true' }, h('span'), h('span'), h('span'));
     else if (result.error) {
       // The tenant's message goes to the host in svc:event:error; the viewer reads it in their language.
-      body = h('div', { class: 'widget-error', role: 'alert' }, h('strong', {}, t('failed')), h('p', {}, t('queryFailed')),
-        h('button', { type: 'button', class: 'btn', onclick: () => this.retry(w) }, t('retry')));
+      body = h(
+        'div',
+        { class: 'widget-error', role: 'alert' },
+        h('strong', {}, t('failed')),
+        h('p', {}, t('queryFailed')),
+        h('button', { type: 'button', class: 'btn', onclick: () => this.retry(w) }, t('retry')),
+      );
     } else body = this.widgetBody(w, result.data, Math.floor(card.clientWidth - 34) || undefined);
     card.classList.toggle('failed', Boolean(result?.error));
     card.replaceChildren(head, body);
@@ -200,12 +276,22 @@ export class Dashboard {
     const keys = { keyLabel: (k) => valueLabel(data.dimension, k), keyIsData: isData(data.dimension) };
     switch (w.kind) {
       case 'kpi':
-        return h('div', { class: 'kpi' }, h('div', { class: 'kpi-value', 'data-value': data.value }, format(data.value)),
-          h('div', { class: 'kpi-sub' }, t('rows', { n: fmt(data.rowCount) })));
+        return h(
+          'div',
+          { class: 'kpi' },
+          h('div', { class: 'kpi-value', 'data-value': data.value }, format(data.value)),
+          h('div', { class: 'kpi-sub' }, t('rows', { n: fmt(data.rowCount) })),
+        );
       case 'bar':
         return barChart(data.points, { format, label: title(w), onPick: pick, width, ...keys });
       case 'line':
-        return lineChart(data.points, { format, label: title(w), xLabel: (k) => fmtDate(k, { month: true }), onPick: pick, width });
+        return lineChart(data.points, {
+          format,
+          label: title(w),
+          xLabel: (k) => fmtDate(k, { month: true }),
+          onPick: pick,
+          width,
+        });
       case 'donut':
         return donutChart(data.points, { format, label: title(w), onPick: pick, ...keys });
       case 'table':
@@ -223,33 +309,78 @@ export class Dashboard {
       if (typeof v === 'number') return fmt(v, money.has(c) ? 'currency' : c === 'hours' ? 'hours' : 'number');
       return c === 'date' ? fmtDate(v) : valueLabel(c, v);
     };
-    return h('div', { class: 'table-wrap' },
-      h('table', { class: 'data' },
-        h('thead', {}, h('tr', {}, columns.map((c) => h('th', { class: typeof data.rows[0]?.[c] === 'number' ? 'num' : '' }, columnLabel(c))))),
-        h('tbody', {}, data.rows.map((r) => h('tr', {}, columns.map((c, i) => {
-          if (grouped && i > 0) {
-            return h('td', { class: 'num' }, h('button', { type: 'button', class: 'cell-link', 'data-member': data.members[i - 1],
-              onclick: () => this.drill(w, data.members[i - 1], columns[0], r[columns[0]]) }, cell(c, r[c])));
-          }
-          const numeric = typeof r[c] === 'number';
-          // Account names are the long ones: the only cells that may take two lines in a narrow frame.
-          const cls = numeric ? 'num' : c === 'status' ? `status ${r[c]}` : c === 'account' ? 'name' : '';
-          return h('td', { class: cls, translate: !numeric && isData(c) ? 'no' : undefined }, cell(c, r[c]));
-        }))))),
-      h('p', { class: 'table-foot', 'data-total': data.total }, t('rows', { n: fmt(data.total) })));
+    return h(
+      'div',
+      { class: 'table-wrap' },
+      h(
+        'table',
+        { class: 'data' },
+        h(
+          'thead',
+          {},
+          h(
+            'tr',
+            {},
+            columns.map((c) => h('th', { class: typeof data.rows[0]?.[c] === 'number' ? 'num' : '' }, columnLabel(c))),
+          ),
+        ),
+        h(
+          'tbody',
+          {},
+          data.rows.map((r) =>
+            h(
+              'tr',
+              {},
+              columns.map((c, i) => {
+                if (grouped && i > 0) {
+                  return h(
+                    'td',
+                    { class: 'num' },
+                    h(
+                      'button',
+                      {
+                        type: 'button',
+                        class: 'cell-link',
+                        'data-member': data.members[i - 1],
+                        onclick: () => this.drill(w, data.members[i - 1], columns[0], r[columns[0]]),
+                      },
+                      cell(c, r[c]),
+                    ),
+                  );
+                }
+                const numeric = typeof r[c] === 'number';
+                // Account names are the long ones: the only cells that may take two lines in a narrow frame.
+                const cls = numeric ? 'num' : c === 'status' ? `status ${r[c]}` : c === 'account' ? 'name' : '';
+                return h('td', { class: cls, translate: !numeric && isData(c) ? 'no' : undefined }, cell(c, r[c]));
+              }),
+            ),
+          ),
+        ),
+      ),
+      h('p', { class: 'table-foot', 'data-total': data.total }, t('rows', { n: fmt(data.total) })),
+    );
   }
 
   // ---- drilldown: a panel of the detail rows behind a mark or a cell; Escape or × closes it
 
   drill(w, member, dimension, value) {
     this.emit('svc:event:drilldown', { member, value, widgetId: w.id });
-    const detail = Object.values(this.def.pages).flatMap((p) => p.widgets).find((x) => x.kind === 'rows');
+    const detail = Object.values(this.def.pages)
+      .flatMap((p) => p.widgets)
+      .find((x) => x.kind === 'rows');
     this.drilled = { member, dimension, value, detail, data: undefined, error: undefined };
     this.renderDrill();
     if (!detail) return;
     const drilled = this.drilled;
     this.fetchJson(this.queryUrl(detail, { extra: [{ view: this.def.view, dimension, value }] }))
-      .then((data) => { drilled.data = data; }, (error) => { drilled.error = error; })
+      .then(
+        (data) => {
+          drilled.data = data;
+        },
+        (error) => {
+          drilled.error = error;
+        },
+      )
       .then(() => this.drilled === drilled && this.renderDrill());
   }
 
@@ -264,13 +395,39 @@ export class Dashboard {
     let body = h('div', { class: 'skeleton' }, h('span'), h('span'));
     if (data) body = this.table(this.drilled.detail, data, false, dimension);
     else if (error) body = h('p', { class: 'widget-error' }, t('queryFailed'));
-    const panel = h('aside', { class: 'drill', role: 'dialog', 'aria-label': t('drill'), onkeydown: (e) => e.key === 'Escape' && this.closeDrill() },
-      h('header', {},
-        h('div', {}, h('h2', {}, t('drill')),
-          h('p', { class: 'muted' }, h('code', { translate: 'no' }, member), ' · ', columnLabel(dimension), ' = ',
-            h('span', { translate: isData(dimension) ? 'no' : undefined }, valueLabel(dimension, value)))),
-        h('button', { type: 'button', class: 'icon-btn', 'aria-label': t('close'), onclick: () => this.closeDrill() }, '×')),
-      body);
+    const panel = h(
+      'aside',
+      {
+        class: 'drill',
+        role: 'dialog',
+        'aria-label': t('drill'),
+        onkeydown: (e) => e.key === 'Escape' && this.closeDrill(),
+      },
+      h(
+        'header',
+        {},
+        h(
+          'div',
+          {},
+          h('h2', {}, t('drill')),
+          h(
+            'p',
+            { class: 'muted' },
+            h('code', { translate: 'no' }, member),
+            ' · ',
+            columnLabel(dimension),
+            ' = ',
+            h('span', { translate: isData(dimension) ? 'no' : undefined }, valueLabel(dimension, value)),
+          ),
+        ),
+        h(
+          'button',
+          { type: 'button', class: 'icon-btn', 'aria-label': t('close'), onclick: () => this.closeDrill() },
+          '×',
+        ),
+      ),
+      body,
+    );
     const open = this.el.querySelector('.drill');
     if (open) open.replaceWith(panel);
     else {
@@ -287,14 +444,27 @@ export class Dashboard {
     const rows = data.points ? data.points.map((p) => ({ [data.dimension]: p.key, [w.measure]: p.value })) : data.rows;
     const columns = data.points ? [data.dimension, w.measure] : data.columns;
     saveFile(`${this.publicId}-${w.id}.csv`, csv(columns, rows));
-    this.emit('svc:event:download', { format: 'csv', target: 'widget', widgetId: w.id, title: w.title, rowCount: rows.length });
+    this.emit('svc:event:download', {
+      format: 'csv',
+      target: 'widget',
+      widgetId: w.id,
+      title: w.title,
+      rowCount: rows.length,
+    });
   }
 
   async exportDashboard() {
-    const detail = Object.values(this.def.pages).flatMap((p) => p.widgets).find((x) => x.kind === 'rows');
+    const detail = Object.values(this.def.pages)
+      .flatMap((p) => p.widgets)
+      .find((x) => x.kind === 'rows');
     const data = await this.fetchJson(this.queryUrl(detail, { all: true }));
     saveFile(`${this.publicId}.csv`, csv(data.columns, data.rows));
-    this.emit('svc:event:download', { format: 'csv', target: 'dashboard', title: this.def.title, rowCount: data.rows.length });
+    this.emit('svc:event:download', {
+      format: 'csv',
+      target: 'dashboard',
+      title: this.def.title,
+      rowCount: data.rows.length,
+    });
   }
 
   /** The next query of the page's first chart fails, and the page reloads: a recoverable widget error. */

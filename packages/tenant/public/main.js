@@ -12,7 +12,7 @@ const root = document.getElementById('root');
 const params = new URLSearchParams(location.search);
 // The public-id rule is the element's own (the tenant serves only ids it accepts).
 const match = /^\/embed\/(?:dashboard\/([^/]+)|(app|chat))\/?$/.exec(location.pathname);
-const surface = match?.[1] ? 'dashboard' : match?.[2] ?? 'dashboard';
+const surface = match?.[1] ? 'dashboard' : (match?.[2] ?? 'dashboard');
 const publicId = match?.[1] && !publicIdProblem(match[1]) ? match[1] : undefined;
 // A repeated session is passed on as it came, so the tenant can refuse it: reading the first one
 // (or none) would turn an ambiguous URL into a valid session, or into private mode.
@@ -20,7 +20,9 @@ const sessions = params.getAll('session');
 const session = sessions[0];
 // Export is a grant: only one unambiguous allowExport=true turns it on.
 const allowExport = params.getAll('allowExport').join() === 'true';
-const allowOrigins = (document.querySelector('meta[name="svc-allow-origins"]')?.content ?? '').split(' ').filter(Boolean);
+const allowOrigins = (document.querySelector('meta[name="svc-allow-origins"]')?.content ?? '')
+  .split(' ')
+  .filter(Boolean);
 const EXPIRED = 'The embed session has expired. Ask the host application for a new session.';
 
 // ---- debug panel: every action in, every event out, every refused message. Its toggle sits in the
@@ -34,19 +36,37 @@ const debugInfo = h('p', { class: 'debug-info' });
 let rejectedCount = 0;
 const failButton = h('button', { type: 'button', class: 'btn small', 'data-action': 'fail-widget' });
 const clearButton = h('button', { type: 'button', class: 'btn small', onclick: () => debugList.replaceChildren() });
-const debugToggle = h('button', { type: 'button', class: 'debug-toggle', 'aria-expanded': 'false', onclick: () => {
-  const open = debugPanel.dataset.open !== 'true';
-  debugPanel.dataset.open = String(open);
-  debugToggle.setAttribute('aria-expanded', String(open));
-} }, debugLabel, debugCount);
-const debugPanel = h('div', { class: 'debug', 'data-open': 'false' }, debugToggle,
-  h('div', { class: 'debug-body' }, debugInfo, h('div', { class: 'debug-tools' }, failButton, clearButton), debugList));
+const debugToggle = h(
+  'button',
+  {
+    type: 'button',
+    class: 'debug-toggle',
+    'aria-expanded': 'false',
+    onclick: () => {
+      const open = debugPanel.dataset.open !== 'true';
+      debugPanel.dataset.open = String(open);
+      debugToggle.setAttribute('aria-expanded', String(open));
+    },
+  },
+  debugLabel,
+  debugCount,
+);
+const debugPanel = h(
+  'div',
+  { class: 'debug', 'data-open': 'false' },
+  debugToggle,
+  h('div', { class: 'debug-body' }, debugInfo, h('div', { class: 'debug-tools' }, failButton, clearButton), debugList),
+);
 
 function relabelDebug() {
   debugLabel.textContent = t('debug');
   failButton.textContent = t('failWidget');
   clearButton.textContent = t('clear');
-  debugInfo.textContent = t('debugInfo', { surface, session: t(session === undefined ? 'sessionNone' : 'sessionGiven'), export: t(allowExport ? 'on' : 'off') });
+  debugInfo.textContent = t('debugInfo', {
+    surface,
+    session: t(session === undefined ? 'sessionNone' : 'sessionGiven'),
+    export: t(allowExport ? 'on' : 'off'),
+  });
   for (const li of debugList.children) {
     li.querySelector('.dbg-dir').textContent = t(`dir.${li.dataset.dir}`);
     li.querySelector('time').textContent = fmtTime(new Date(Number(li.dataset.at)));
@@ -57,10 +77,14 @@ document.querySelector('.spinner')?.setAttribute('aria-label', t('loading'));
 
 function log(entry) {
   const at = Date.now();
-  const li = h('li', { class: `dbg ${entry.dir}`, 'data-dir': entry.dir, 'data-at': at },
-    h('time', {}, fmtTime(new Date(at))), h('span', { class: 'dbg-dir' }, t(`dir.${entry.dir}`)),
+  const li = h(
+    'li',
+    { class: `dbg ${entry.dir}`, 'data-dir': entry.dir, 'data-at': at },
+    h('time', {}, fmtTime(new Date(at))),
+    h('span', { class: 'dbg-dir' }, t(`dir.${entry.dir}`)),
     h('code', { translate: 'no' }, entry.type ?? '(unknown type)'),
-    entry.reason ? h('span', { class: 'dbg-reason', translate: 'no' }, entry.reason) : null);
+    entry.reason ? h('span', { class: 'dbg-reason', translate: 'no' }, entry.reason) : null,
+  );
   debugList.prepend(li);
   while (debugList.children.length > 60) debugList.lastChild.remove();
   if (entry.dir === 'rejected') {
@@ -87,7 +111,11 @@ applyScheme('auto');
 /** Applies the theme fields this embed understands; a value that is not valid CSS is refused. */
 function applyTheme(theme) {
   const style = document.documentElement.style;
-  const known = { primaryColor: ['--primary', 'color'], borderRadius: ['--radius', 'border-radius'], font: ['--font', 'font-family'] };
+  const known = {
+    primaryColor: ['--primary', 'color'],
+    borderRadius: ['--radius', 'border-radius'],
+    font: ['--font', 'font-family'],
+  };
   const problems = [];
   const plan = [];
   for (const [field, value] of Object.entries(theme)) {
@@ -100,7 +128,8 @@ function applyTheme(theme) {
   if (problems.length) throw new Error(`theme refused: ${problems.join('; ')}`);
   for (const [prop, css] of plan) style.setProperty(prop, css);
   const ignored = Object.keys(theme).filter((k) => !Object.hasOwn(known, k));
-  if (ignored.length) log({ dir: 'note', type: 'svc:action:set-theme', reason: `fields this embed does not use: ${ignored.join(', ')}` });
+  if (ignored.length)
+    log({ dir: 'note', type: 'svc:action:set-theme', reason: `fields this embed does not use: ${ignored.join(', ')}` });
 }
 
 // ---- shared context of the surface
@@ -121,9 +150,16 @@ function fatal(name, message, context) {
   root.removeAttribute('aria-busy');
   // The host hears the tenant's message; the viewer reads one in their language.
   const key = Object.hasOwn(STRINGS.en, `fatal.${name}`) ? name : 'other';
-  root.replaceChildren(h('div', { class: 'fatal-card', role: 'alert' },
-    h('div', { class: 'fatal-icon', 'aria-hidden': 'true' }, '!'), h('h1', {}, t(`fatal.${key}`)),
-    h('p', {}, t(`fatal.${key}.text`)), debugPanel));
+  root.replaceChildren(
+    h(
+      'div',
+      { class: 'fatal-card', role: 'alert' },
+      h('div', { class: 'fatal-icon', 'aria-hidden': 'true' }, '!'),
+      h('h1', {}, t(`fatal.${key}`)),
+      h('p', {}, t(`fatal.${key}.text`)),
+      debugPanel,
+    ),
+  );
   bridge.emit('svc:event:error', { message, name, context, fatal: true });
   bridge.close();
 }
@@ -154,8 +190,14 @@ function dashboardSurface(boot) {
 
 function chatSurface() {
   const chat = new Chat({ emit: bridge.emit, session });
-  const head = () => h('header', { class: 'chat-head' }, h('div', { class: 'avatar', 'aria-hidden': 'true' }, '✦'),
-    h('div', { class: 'chat-title' }, h('h1', {}, t('analyst')), h('p', { class: 'muted' }, t('analystSub'))), debugPanel);
+  const head = () =>
+    h(
+      'header',
+      { class: 'chat-head' },
+      h('div', { class: 'avatar', 'aria-hidden': 'true' }, '✦'),
+      h('div', { class: 'chat-title' }, h('h1', {}, t('analyst')), h('p', { class: 'muted' }, t('analystSub'))),
+      debugPanel,
+    );
   return {
     route(path) {
       if (path === '/new') {
@@ -178,12 +220,23 @@ function appSurface(boot) {
   const chat = new Chat({ emit: bridge.emit, session });
   // The app is not the dashboard surface: dashboard-only events are not reported from it (spec 6).
   const appEmit = (type, payload) => {
-    if (!['svc:event:dashboard-loaded', 'svc:event:download', 'svc:event:drilldown'].includes(type)) bridge.emit(type, payload);
+    if (!['svc:event:dashboard-loaded', 'svc:event:download', 'svc:event:drilldown'].includes(type))
+      bridge.emit(type, payload);
   };
   // The app's side navigation holds the debug toggle, so its dashboards do not.
-  const dashboards = new Map(Object.entries(boot.dashboards).map(([id, def]) => [id,
-    new Dashboard({ publicId: id, def, href: (p) => `/dashboards/${id}${p === '/' ? '' : p}`, emit: appEmit, go: (p) => router.go(p),
-      ctx: { ...ctx, allowExport: false, debug: undefined } })]));
+  const dashboards = new Map(
+    Object.entries(boot.dashboards).map(([id, def]) => [
+      id,
+      new Dashboard({
+        publicId: id,
+        def,
+        href: (p) => `/dashboards/${id}${p === '/' ? '' : p}`,
+        emit: appEmit,
+        go: (p) => router.go(p),
+        ctx: { ...ctx, allowExport: false, debug: undefined },
+      }),
+    ]),
+  );
   // Workbooks are the customer's content: their titles and owners are data, shown as stored.
   const workbooks = [
     { id: 'q3-planning', title: 'Q3 planning', owner: 'Grace Hopper', updated: '2025-09-12' },
@@ -195,25 +248,85 @@ function appSurface(boot) {
     router.go(path);
   };
   let active;
-  const nav = () => h('nav', { class: 'app-nav' },
-    h('div', { class: 'brand' }, h('span', { class: 'logo', 'aria-hidden': 'true' }, '◆'), t('brand')),
-    [['/', t('home')], ['/workbooks', t('workbooks')], ['/dashboards/sales-overview', t('dash.sales-overview')],
-      ['/dashboards/support-ops', t('dash.support-ops')], ['/chat', t('chat')]]
-      .map(([p, label]) => h('a', { href: '#', class: `nav-item${active === p || (p !== '/' && active?.startsWith(`${p}/`)) ? ' active' : ''}`,
-        'data-path': p, onclick: go(p) }, label)),
-    h('div', { class: 'nav-foot' }, debugPanel));
-  const card = (title, sub, path, data) => h('a', { href: '#', class: 'card link-card', onclick: go(path) },
-    h('h2', { translate: data ? 'no' : undefined }, title), h('p', { class: 'muted' }, sub));
+  const nav = () =>
+    h(
+      'nav',
+      { class: 'app-nav' },
+      h('div', { class: 'brand' }, h('span', { class: 'logo', 'aria-hidden': 'true' }, '◆'), t('brand')),
+      [
+        ['/', t('home')],
+        ['/workbooks', t('workbooks')],
+        ['/dashboards/sales-overview', t('dash.sales-overview')],
+        ['/dashboards/support-ops', t('dash.support-ops')],
+        ['/chat', t('chat')],
+      ].map(([p, label]) =>
+        h(
+          'a',
+          {
+            href: '#',
+            class: `nav-item${active === p || (p !== '/' && active?.startsWith(`${p}/`)) ? ' active' : ''}`,
+            'data-path': p,
+            onclick: go(p),
+          },
+          label,
+        ),
+      ),
+      h('div', { class: 'nav-foot' }, debugPanel),
+    );
+  const card = (title, sub, path, data) =>
+    h(
+      'a',
+      { href: '#', class: 'card link-card', onclick: go(path) },
+      h('h2', { translate: data ? 'no' : undefined }, title),
+      h('p', { class: 'muted' }, sub),
+    );
   const pages = {
-    '/': () => [t('home'), h('div', { class: 'app-page' }, h('h1', {}, t('home')),
-      h('div', { class: 'cards' }, card(t('dash.sales-overview'), t('dashProd'), '/dashboards/sales-overview'),
-        card(t('dash.support-ops'), t('dashStaging'), '/dashboards/support-ops'),
-        ...workbooks.map((w) => card(w.title, t('workbookCard', { owner: w.owner }), `/workbooks/${w.id}`, true)),
-        card(t('chat'), t('agentCard'), '/chat')))],
-    '/workbooks': () => [t('workbooks'), h('div', { class: 'app-page' }, h('h1', {}, t('workbooks')),
-      h('table', { class: 'data' }, h('thead', {}, h('tr', {}, h('th', {}, t('colName')), h('th', {}, t('colOwner')), h('th', {}, t('colUpdated')))),
-        h('tbody', {}, workbooks.map((w) => h('tr', {}, h('td', { translate: 'no' }, h('a', { href: '#', onclick: go(`/workbooks/${w.id}`) }, w.title)),
-          h('td', { translate: 'no' }, w.owner), h('td', {}, fmtDate(w.updated)))))))],
+    '/': () => [
+      t('home'),
+      h(
+        'div',
+        { class: 'app-page' },
+        h('h1', {}, t('home')),
+        h(
+          'div',
+          { class: 'cards' },
+          card(t('dash.sales-overview'), t('dashProd'), '/dashboards/sales-overview'),
+          card(t('dash.support-ops'), t('dashStaging'), '/dashboards/support-ops'),
+          ...workbooks.map((w) => card(w.title, t('workbookCard', { owner: w.owner }), `/workbooks/${w.id}`, true)),
+          card(t('chat'), t('agentCard'), '/chat'),
+        ),
+      ),
+    ],
+    '/workbooks': () => [
+      t('workbooks'),
+      h(
+        'div',
+        { class: 'app-page' },
+        h('h1', {}, t('workbooks')),
+        h(
+          'table',
+          { class: 'data' },
+          h(
+            'thead',
+            {},
+            h('tr', {}, h('th', {}, t('colName')), h('th', {}, t('colOwner')), h('th', {}, t('colUpdated'))),
+          ),
+          h(
+            'tbody',
+            {},
+            workbooks.map((w) =>
+              h(
+                'tr',
+                {},
+                h('td', { translate: 'no' }, h('a', { href: '#', onclick: go(`/workbooks/${w.id}`) }, w.title)),
+                h('td', { translate: 'no' }, w.owner),
+                h('td', {}, fmtDate(w.updated)),
+              ),
+            ),
+          ),
+        ),
+      ),
+    ],
     '/chat': () => [t('chat'), h('div', { class: 'app-page chat-page' }, h('h1', {}, t('chat')), chat.el)],
   };
   return {
@@ -227,19 +340,25 @@ function appSurface(boot) {
         const w = workbooks.find((x) => x.id === wb[1]);
         title = w.title;
         const sheet = h('div', { class: 'skeleton' }, h('span'), h('span'), h('span'));
-        body = h('div', { class: 'app-page' }, h('h1', { translate: 'no' }, w.title),
+        body = h(
+          'div',
+          { class: 'app-page' },
+          h('h1', { translate: 'no' }, w.title),
           h('p', { class: 'muted' }, t('workbookBy', { owner: w.owner, date: fmtDate(w.updated) })),
-          h('article', { class: 'card' }, h('header', { class: 'card-head' }, h('h2', {}, t('sheet'))), sheet));
+          h('article', { class: 'card' }, h('header', { class: 'card-head' }, h('h2', {}, t('sheet'))), sheet),
+        );
         const sales = dashboards.get('sales-overview');
         const widget = sales.def.pages['/'].widgets.find((x) => x.kind === 'table');
-        sales.fetchJson(sales.queryUrl(widget, { all: true }))
+        sales
+          .fetchJson(sales.queryUrl(widget, { all: true }))
           .then((data) => sheet.replaceWith(sales.table(widget, data, false)))
           .catch(() => sheet.replaceWith(h('p', { class: 'widget-error' }, t('queryFailed'))));
       } else if (db && dashboards.has(db[1])) {
         const dash = dashboards.get(db[1]);
         const page = db[2] ?? '/';
         // A new language redraws the dashboard from its results; only a visit runs its queries.
-        const pageTitle = relabel && dash === this.dash && dash.page === page ? (dash.rerender(), t(`page.${page}`)) : dash.show(page);
+        const pageTitle =
+          relabel && dash === this.dash && dash.page === page ? (dash.rerender(), t(`page.${page}`)) : dash.show(page);
         if (pageTitle === undefined) return undefined;
         title = `${t(`dash.${db[1]}`)} · ${pageTitle}`;
         body = dash.el;
@@ -277,8 +396,16 @@ const router = {
     this.missing = title === undefined;
     if (this.missing) {
       title = t('notFound');
-      root.replaceChildren(h('div', { class: 'not-found' }, h('h1', {}, t('notFound')), h('p', { class: 'muted', translate: 'no' }, path),
-        h('button', { type: 'button', class: 'btn', onclick: () => this.go('/') }, t('home')), debugPanel));
+      root.replaceChildren(
+        h(
+          'div',
+          { class: 'not-found' },
+          h('h1', {}, t('notFound')),
+          h('p', { class: 'muted', translate: 'no' }, path),
+          h('button', { type: 'button', class: 'btn', onclick: () => this.go('/') }, t('home')),
+          debugPanel,
+        ),
+      );
     }
     this.path = path;
     if (silent) return;
@@ -316,7 +443,8 @@ function onAction({ type, payload }) {
 }
 
 // startDelay=<ms> (up to 10 s) makes the embed start late, so a host page's loading state can be seen.
-const startDelay = params.getAll('startDelay').length === 1 ? Math.min(10000, Math.max(0, Number(params.get('startDelay')) || 0)) : 0;
+const startDelay =
+  params.getAll('startDelay').length === 1 ? Math.min(10000, Math.max(0, Number(params.get('startDelay')) || 0)) : 0;
 
 async function main() {
   let boot;
@@ -351,7 +479,11 @@ async function main() {
   root.className = `surface-${surface}`;
   root.removeAttribute('aria-busy');
   bridge.emit('svc:event:ready', {
-    embedTenant: boot.embedTenant, deploymentId: boot.deploymentId, mode: boot.mode, surface, ...(publicId ? { publicId } : {}),
+    embedTenant: boot.embedTenant,
+    deploymentId: boot.deploymentId,
+    mode: boot.mode,
+    surface,
+    ...(publicId ? { publicId } : {}),
   });
   router.go('/');
   if (Number.isFinite(boot.expiresInMs)) expiryTimer = setTimeout(expire, Math.max(0, boot.expiresInMs));

@@ -36,7 +36,7 @@ function startFailure(error: unknown, port: number, host: string): string {
     case 'EAI_AGAIN':
       return `cannot listen on ${host}: it is not an address of this machine (use --host 127.0.0.1)`;
     default:
-      return `the tenant could not start: ${typeof code === 'string' ? code : (error as Error)?.message ?? String(error)}`;
+      return `the tenant could not start: ${typeof code === 'string' ? code : ((error as Error)?.message ?? String(error))}`;
   }
 }
 

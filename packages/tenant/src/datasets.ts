@@ -114,13 +114,22 @@ export interface Point {
 export type WidgetResult =
   | { readonly value: number; readonly member: string; readonly rowCount: number }
   | { readonly dimension: string; readonly member: string; readonly points: Point[] }
-  | { readonly columns: string[]; readonly members: string[]; readonly rows: Record<string, Value>[]; readonly total: number }
+  | {
+      readonly columns: string[];
+      readonly members: string[];
+      readonly rows: Record<string, Value>[];
+      readonly total: number;
+    }
   | { readonly columns: readonly string[]; readonly rows: Record<string, Value>[]; readonly total: number };
 
 /** What the analytics agent found, with its English wording in `text`. */
 export interface Answer {
   readonly text: string;
-  readonly table: { readonly columns: string[]; readonly format: 'number' | 'currency'; readonly rows: [Value, number][] } | null;
+  readonly table: {
+    readonly columns: string[];
+    readonly format: 'number' | 'currency';
+    readonly rows: [Value, number][];
+  } | null;
   readonly measure: string;
   readonly dimension: string | null;
   readonly orders: number;
@@ -129,14 +138,42 @@ export interface Answer {
   readonly leader: Value | null;
 }
 
-const ACCOUNTS = ['Acme Corp', 'Globex', 'Initech', 'Umbrella', 'Hooli', 'Stark Industries', 'Wayne Enterprises',
-  'Wonka Industries', 'Tyrell Corp', 'Cyberdyne', 'Soylent', 'Massive Dynamic', 'Aperture Science', 'Vandelay Industries'];
+const ACCOUNTS = [
+  'Acme Corp',
+  'Globex',
+  'Initech',
+  'Umbrella',
+  'Hooli',
+  'Stark Industries',
+  'Wayne Enterprises',
+  'Wonka Industries',
+  'Tyrell Corp',
+  'Cyberdyne',
+  'Soylent',
+  'Massive Dynamic',
+  'Aperture Science',
+  'Vandelay Industries',
+];
 
 function orders(): OrderRow[] {
   const rand = prng(0x0dde75);
-  const regions: [string, number][] = [['North America', 0.38], ['EMEA', 0.3], ['APAC', 0.22], ['LATAM', 0.1]];
-  const categories: [string, number, number][] = [['Software', 0.42, 2400], ['Hardware', 0.25, 3900], ['Services', 0.23, 5200], ['Training', 0.1, 900]];
-  const channels: [string, number][] = [['Online', 0.45], ['Partner', 0.3], ['Direct', 0.25]];
+  const regions: [string, number][] = [
+    ['North America', 0.38],
+    ['EMEA', 0.3],
+    ['APAC', 0.22],
+    ['LATAM', 0.1],
+  ];
+  const categories: [string, number, number][] = [
+    ['Software', 0.42, 2400],
+    ['Hardware', 0.25, 3900],
+    ['Services', 0.23, 5200],
+    ['Training', 0.1, 900],
+  ];
+  const channels: [string, number][] = [
+    ['Online', 0.45],
+    ['Partner', 0.3],
+    ['Direct', 0.25],
+  ];
   const weighted = <E extends readonly [string, number, ...number[]]>(list: readonly E[]): E => {
     let r = rand();
     for (const entry of list) if ((r -= entry[1]) <= 0) return entry;
@@ -211,20 +248,78 @@ export const DASHBOARDS: Readonly<Record<string, Dashboard>> = {
     deploymentId: 1,
     view: 'orders',
     pages: {
-      '/': { title: 'Overview', widgets: [
-        { id: 'kpi-revenue', kind: 'kpi', title: 'revenue', measure: 'revenue', format: 'currency' },
-        { id: 'kpi-orders', kind: 'kpi', title: 'orders', measure: 'orders', format: 'number' },
-        { id: 'kpi-aov', kind: 'kpi', title: 'aov', measure: 'aov', format: 'currency' },
-        { id: 'revenue-trend', kind: 'line', title: 'Revenue by month', measure: 'revenue', by: 'month', format: 'currency', span: 2 },
-        { id: 'revenue-by-region', kind: 'bar', title: 'Revenue by region', measure: 'revenue', by: 'region', format: 'currency' },
-        { id: 'category-mix', kind: 'donut', title: 'Revenue by category', measure: 'revenue', by: 'category', format: 'currency' },
-        { id: 'top-accounts', kind: 'table', title: 'Top accounts', by: 'account', measures: ['revenue', 'orders'], limit: 8, span: 2 },
-      ] },
-      '/details': { title: 'Orders', widgets: [
-        { id: 'orders-by-channel', kind: 'bar', title: 'Orders by channel', measure: 'orders', by: 'channel', format: 'number', span: 2 },
-        { id: 'orders-by-status', kind: 'donut', title: 'Orders by status', measure: 'orders', by: 'status', format: 'number' },
-        { id: 'recent-orders', kind: 'rows', title: 'Recent orders', columns: ['id', 'date', 'account', 'region', 'category', 'status', 'amount'], limit: 25, span: 3 },
-      ] },
+      '/': {
+        title: 'Overview',
+        widgets: [
+          { id: 'kpi-revenue', kind: 'kpi', title: 'revenue', measure: 'revenue', format: 'currency' },
+          { id: 'kpi-orders', kind: 'kpi', title: 'orders', measure: 'orders', format: 'number' },
+          { id: 'kpi-aov', kind: 'kpi', title: 'aov', measure: 'aov', format: 'currency' },
+          {
+            id: 'revenue-trend',
+            kind: 'line',
+            title: 'Revenue by month',
+            measure: 'revenue',
+            by: 'month',
+            format: 'currency',
+            span: 2,
+          },
+          {
+            id: 'revenue-by-region',
+            kind: 'bar',
+            title: 'Revenue by region',
+            measure: 'revenue',
+            by: 'region',
+            format: 'currency',
+          },
+          {
+            id: 'category-mix',
+            kind: 'donut',
+            title: 'Revenue by category',
+            measure: 'revenue',
+            by: 'category',
+            format: 'currency',
+          },
+          {
+            id: 'top-accounts',
+            kind: 'table',
+            title: 'Top accounts',
+            by: 'account',
+            measures: ['revenue', 'orders'],
+            limit: 8,
+            span: 2,
+          },
+        ],
+      },
+      '/details': {
+        title: 'Orders',
+        widgets: [
+          {
+            id: 'orders-by-channel',
+            kind: 'bar',
+            title: 'Orders by channel',
+            measure: 'orders',
+            by: 'channel',
+            format: 'number',
+            span: 2,
+          },
+          {
+            id: 'orders-by-status',
+            kind: 'donut',
+            title: 'Orders by status',
+            measure: 'orders',
+            by: 'status',
+            format: 'number',
+          },
+          {
+            id: 'recent-orders',
+            kind: 'rows',
+            title: 'Recent orders',
+            columns: ['id', 'date', 'account', 'region', 'category', 'status', 'amount'],
+            limit: 25,
+            span: 3,
+          },
+        ],
+      },
     },
   },
   'support-ops': {
@@ -232,15 +327,47 @@ export const DASHBOARDS: Readonly<Record<string, Dashboard>> = {
     deploymentId: 2,
     view: 'tickets',
     pages: {
-      '/': { title: 'Overview', widgets: [
-        { id: 'kpi-tickets', kind: 'kpi', title: 'tickets', measure: 'tickets', format: 'number' },
-        { id: 'kpi-hours', kind: 'kpi', title: 'hours', measure: 'hours', format: 'hours' },
-        { id: 'kpi-csat', kind: 'kpi', title: 'csat', measure: 'csat', format: 'score' },
-        { id: 'tickets-trend', kind: 'line', title: 'Tickets by month', measure: 'tickets', by: 'month', format: 'number', span: 2 },
-        { id: 'tickets-by-team', kind: 'bar', title: 'Tickets by team', measure: 'tickets', by: 'team', format: 'number' },
-        { id: 'tickets-by-priority', kind: 'donut', title: 'Tickets by priority', measure: 'tickets', by: 'priority', format: 'number' },
-        { id: 'recent-tickets', kind: 'rows', title: 'Recent tickets', columns: ['id', 'date', 'team', 'priority', 'channel', 'status', 'hours'], limit: 12, span: 2 },
-      ] },
+      '/': {
+        title: 'Overview',
+        widgets: [
+          { id: 'kpi-tickets', kind: 'kpi', title: 'tickets', measure: 'tickets', format: 'number' },
+          { id: 'kpi-hours', kind: 'kpi', title: 'hours', measure: 'hours', format: 'hours' },
+          { id: 'kpi-csat', kind: 'kpi', title: 'csat', measure: 'csat', format: 'score' },
+          {
+            id: 'tickets-trend',
+            kind: 'line',
+            title: 'Tickets by month',
+            measure: 'tickets',
+            by: 'month',
+            format: 'number',
+            span: 2,
+          },
+          {
+            id: 'tickets-by-team',
+            kind: 'bar',
+            title: 'Tickets by team',
+            measure: 'tickets',
+            by: 'team',
+            format: 'number',
+          },
+          {
+            id: 'tickets-by-priority',
+            kind: 'donut',
+            title: 'Tickets by priority',
+            measure: 'tickets',
+            by: 'priority',
+            format: 'number',
+          },
+          {
+            id: 'recent-tickets',
+            kind: 'rows',
+            title: 'Recent tickets',
+            columns: ['id', 'date', 'team', 'priority', 'channel', 'status', 'hours'],
+            limit: 12,
+            span: 2,
+          },
+        ],
+      },
     },
   },
 };
@@ -280,31 +407,51 @@ function groupBy(rows: readonly Row[], key: string): Map<Value, Row[]> {
 }
 
 /** Runs one widget's query; `all` lifts the row limit (for exports). */
-export function runWidget(dashboard: Dashboard, widget: Widget, filters: readonly ParsedFilter[], { all = false }: { all?: boolean } = {}): WidgetResult {
+export function runWidget(
+  dashboard: Dashboard,
+  widget: Widget,
+  filters: readonly ParsedFilter[],
+  { all = false }: { all?: boolean } = {},
+): WidgetResult {
   const view = VIEWS[dashboard.view];
   const rows = filterRows(dashboard.view, filters);
   const member = (m: string): string => `${dashboard.view}.${m}`;
   switch (widget.kind) {
     case 'kpi':
-      return { value: aggregate(rows, view.measures[widget.measure]), member: member(widget.measure), rowCount: rows.length };
+      return {
+        value: aggregate(rows, view.measures[widget.measure]),
+        member: member(widget.measure),
+        rowCount: rows.length,
+      };
     case 'line':
     case 'bar':
     case 'donut': {
-      const groups = [...groupBy(rows, widget.by)].map(([key, g]) => ({ key, value: aggregate(g, view.measures[widget.measure]) }));
+      const groups = [...groupBy(rows, widget.by)].map(([key, g]) => ({
+        key,
+        value: aggregate(g, view.measures[widget.measure]),
+      }));
       if (widget.by === 'month') groups.sort((a, b) => (a.key < b.key ? -1 : 1));
       else groups.sort((a, b) => b.value - a.value);
       return { dimension: widget.by, member: member(widget.measure), points: groups };
     }
     case 'table': {
       const groups: Record<string, Value>[] = [...groupBy(rows, widget.by)].map(([key, g]) => ({
-        [widget.by]: key, ...Object.fromEntries(widget.measures.map((m) => [m, aggregate(g, view.measures[m])])),
+        [widget.by]: key,
+        ...Object.fromEntries(widget.measures.map((m) => [m, aggregate(g, view.measures[m])])),
       }));
       // The measures' values are numbers (aggregate's results).
       groups.sort((a, b) => (b[widget.measures[0]] as number) - (a[widget.measures[0]] as number));
-      return { columns: [widget.by, ...widget.measures], members: widget.measures.map(member), rows: all ? groups : groups.slice(0, widget.limit), total: groups.length };
+      return {
+        columns: [widget.by, ...widget.measures],
+        members: widget.measures.map(member),
+        rows: all ? groups : groups.slice(0, widget.limit),
+        total: groups.length,
+      };
     }
     case 'rows': {
-      const picked = (all ? rows : rows.slice(0, widget.limit)).map((r) => Object.fromEntries(widget.columns.map((c) => [c, r[c]])));
+      const picked = (all ? rows : rows.slice(0, widget.limit)).map((r) =>
+        Object.fromEntries(widget.columns.map((c) => [c, r[c]])),
+      );
       return { columns: widget.columns, rows: picked, total: rows.length };
     }
     default:
@@ -330,15 +477,28 @@ export function answer(question: string): Answer | undefined {
     ['account', /account|customer|client|kunde|konto|compte|cuenta|\u53d6\u5f15\u5148|\u9867\u5ba2/],
     ['status', /status|statut|estado|returned|pending|\u30b9\u30c6\u30fc\u30bf\u30b9|\u8fd4\u54c1/],
   ];
-  const dim = dims.find(([, re]) => re.test(q))?.[0]
-    ?? (/month|trend|over time|monat|verlauf|mois|\u00e9volution|\bmes\b|tendencia|\u6708|\u63a8\u79fb/.test(q) ? 'month' : undefined);
-  const measure = /average|aov|durchschnitt|moyen|medio|\u5e73\u5747/.test(q) ? 'aov'
-    : /order|\bcount\b|how many|bestellung|anzahl|wie viele|commande|combien|pedido|cu[a\u00e1]nt[oa]s|\u6ce8\u6587|\u4ef6\u6570/.test(q) ? 'orders'
-      : /revenue|sales|sold|money|\$|umsatz|chiffre|vente|ingreso|venta|\u58f2\u4e0a/.test(q) ? 'revenue' : undefined;
+  const dim =
+    dims.find(([, re]) => re.test(q))?.[0] ??
+    (/month|trend|over time|monat|verlauf|mois|\u00e9volution|\bmes\b|tendencia|\u6708|\u63a8\u79fb/.test(q)
+      ? 'month'
+      : undefined);
+  const measure = /average|aov|durchschnitt|moyen|medio|\u5e73\u5747/.test(q)
+    ? 'aov'
+    : /order|\bcount\b|how many|bestellung|anzahl|wie viele|commande|combien|pedido|cu[a\u00e1]nt[oa]s|\u6ce8\u6587|\u4ef6\u6570/.test(
+          q,
+        )
+      ? 'orders'
+      : /revenue|sales|sold|money|\$|umsatz|chiffre|vente|ingreso|venta|\u58f2\u4e0a/.test(q)
+        ? 'revenue'
+        : undefined;
   if (!measure && !dim) return undefined;
   const m = measure ?? 'revenue';
   const spec = VIEWS.orders.measures[m];
-  const found: Pick<Answer, 'measure' | 'dimension' | 'orders'> = { measure: m, dimension: dim ?? null, orders: rows.length };
+  const found: Pick<Answer, 'measure' | 'dimension' | 'orders'> = {
+    measure: m,
+    dimension: dim ?? null,
+    orders: rows.length,
+  };
   if (!dim) {
     const v = aggregate(rows, spec);
     const text = `Total ${m === 'aov' ? 'average order value' : m} across ${rows.length} orders: ${m === 'orders' ? v.toLocaleString('en-US') : money(v)}.`;
@@ -351,7 +511,11 @@ export function answer(question: string): Answer | undefined {
   const lead = dim === 'month' ? `${m} by month` : `${top[0].key} leads ${m} by ${dim}`;
   return {
     text: `${lead[0].toUpperCase()}${lead.slice(1)}. I grouped ${rows.length} orders by ${dim}.`,
-    table: { columns: [dim, m], format: m === 'orders' ? 'number' : 'currency', rows: top.map((g) => [g.key, g.value]) },
+    table: {
+      columns: [dim, m],
+      format: m === 'orders' ? 'number' : 'currency',
+      rows: top.map((g) => [g.key, g.value]),
+    },
     ...found,
     leader: dim === 'month' ? null : top[0].key,
   };

@@ -15,10 +15,18 @@ import type { ValidSession } from './sessions.js';
 
 const SHELL = new URL('../embed.html', import.meta.url);
 
-const CSP = (frameAncestors: string): string => [
-  "default-src 'self'", "script-src 'self'", "style-src 'self'", "img-src 'self' data:", "connect-src 'self'",
-  "base-uri 'none'", "form-action 'none'", "object-src 'none'", `frame-ancestors ${frameAncestors}`,
-].join('; ');
+const CSP = (frameAncestors: string): string =>
+  [
+    "default-src 'self'",
+    "script-src 'self'",
+    "style-src 'self'",
+    "img-src 'self' data:",
+    "connect-src 'self'",
+    "base-uri 'none'",
+    "form-action 'none'",
+    "object-src 'none'",
+    `frame-ancestors ${frameAncestors}`,
+  ].join('; ');
 
 /** An embed API failure: its status, and the error name and message of its JSON body. */
 class EmbedError extends Error {
@@ -53,13 +61,21 @@ export interface EmbedRoutes {
  * The embed surfaces (`pages`, at the root) and their API (`api`, to mount at /embed/api).
  * @param options allowOrigins already validated
  */
-export async function embedRoutes({ allowOrigins, latency }: { allowOrigins: readonly string[]; latency: boolean }): Promise<EmbedRoutes> {
+export async function embedRoutes({
+  allowOrigins,
+  latency,
+}: {
+  allowOrigins: readonly string[];
+  latency: boolean;
+}): Promise<EmbedRoutes> {
   const sessions = createSessions();
   // Entries are canonical origins (or origin:*) by now: no quotes or angle brackets can be in them,
   // and the escaping keeps that true by construction.
   const escape = (v: string): string => v.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
-  const shell = (await readFile(SHELL, 'utf8'))
-    .replace('<meta charset="utf-8">', `<meta charset="utf-8">\n  <meta name="svc-allow-origins" content="${escape(allowOrigins.join(' '))}">`);
+  const shell = (await readFile(SHELL, 'utf8')).replace(
+    '<meta charset="utf-8">',
+    `<meta charset="utf-8">\n  <meta name="svc-allow-origins" content="${escape(allowOrigins.join(' '))}">`,
+  );
   const csp = CSP(allowOrigins.join(' '));
 
   /** A little latency makes loading states and loadDurationMs real; Server-Timing says how much was added. */
@@ -80,12 +96,18 @@ export async function embedRoutes({ allowOrigins, latency }: { allowOrigins: rea
   async function bootstrap(ctx: Koa.Context): Promise<void> {
     const surface = single(ctx, 'surface');
     const publicId = single(ctx, 'publicId');
-    if (!(SURFACES as readonly unknown[]).includes(surface)) throw new EmbedError(400, 'BadRequest', `surface: must be ${SURFACES.join(', ')}`);
+    if (!(SURFACES as readonly unknown[]).includes(surface))
+      throw new EmbedError(400, 'BadRequest', `surface: must be ${SURFACES.join(', ')}`);
     const s = session(ctx);
     let dashboard: Dashboard | undefined;
     if (surface === 'dashboard') {
       dashboard = publicId !== undefined && Object.hasOwn(DASHBOARDS, publicId) ? DASHBOARDS[publicId] : undefined;
-      if (!dashboard) throw new EmbedError(404, 'DashboardNotFoundError', 'This dashboard does not exist or is not shared with this embed.');
+      if (!dashboard)
+        throw new EmbedError(
+          404,
+          'DashboardNotFoundError',
+          'This dashboard does not exist or is not shared with this embed.',
+        );
     }
     // Authenticating and mounting is the slow part of a real embed: long enough to see the loading state.
     await simulate(ctx, 250, 650);
@@ -95,10 +117,19 @@ export async function embedRoutes({ allowOrigins, latency }: { allowOrigins: rea
       deploymentId: dashboard ? dashboard.deploymentId : 1,
       ...(s.expiresInMs !== undefined ? { expiresInMs: s.expiresInMs } : {}),
       views: Object.fromEntries(Object.entries(VIEWS).map(([name, v]) => [name, { dimensions: v.dimensions }])),
-      dashboards: Object.fromEntries(Object.entries(DASHBOARDS).map(([id, d]) => [id, {
-        title: d.title, view: d.view, deploymentId: d.deploymentId,
-        pages: Object.fromEntries(Object.entries(d.pages).map(([p, page]) => [p, { title: page.title, widgets: page.widgets }])),
-      }])),
+      dashboards: Object.fromEntries(
+        Object.entries(DASHBOARDS).map(([id, d]) => [
+          id,
+          {
+            title: d.title,
+            view: d.view,
+            deploymentId: d.deploymentId,
+            pages: Object.fromEntries(
+              Object.entries(d.pages).map(([p, page]) => [p, { title: page.title, widgets: page.widgets }]),
+            ),
+          },
+        ]),
+      ),
     };
   }
 
@@ -109,27 +140,38 @@ export async function embedRoutes({ allowOrigins, latency }: { allowOrigins: rea
     const all = single(ctx, 'all');
     session(ctx);
     const dashboard = publicId !== undefined && Object.hasOwn(DASHBOARDS, publicId) ? DASHBOARDS[publicId] : undefined;
-    const widget = dashboard && Object.values(dashboard.pages).flatMap((p) => p.widgets).find((w) => w.id === widgetId);
+    const widget =
+      dashboard &&
+      Object.values(dashboard.pages)
+        .flatMap((p) => p.widgets)
+        .find((w) => w.id === widgetId);
     if (!dashboard || !widget) throw new EmbedError(404, 'NotFound', 'No such dashboard widget.');
     const raw = ctx.query.f === undefined ? [] : ([] as string[]).concat(ctx.query.f);
     const filters = raw.map(parseFilterParam);
-    if (!filters.every((f): f is ParsedFilter => f !== undefined)) throw new EmbedError(400, 'BadFilter', 'f: each filter must be f_<view>.<dimension>=<JSON with a value key>');
+    if (!filters.every((f): f is ParsedFilter => f !== undefined))
+      throw new EmbedError(400, 'BadFilter', 'f: each filter must be f_<view>.<dimension>=<JSON with a value key>');
     await simulate(ctx, 40, 160);
     // The session may have run out while the query "ran".
     session(ctx);
-    if (fail === '1') throw new EmbedError(502, 'QueryError', `The warehouse timed out while running "${widget.title}".`);
+    if (fail === '1')
+      throw new EmbedError(502, 'QueryError', `The warehouse timed out while running "${widget.title}".`);
     ctx.body = runWidget(dashboard, widget, filters, { all: all === '1' });
   }
 
   async function ask(ctx: Koa.Context): Promise<void> {
     const q = single(ctx, 'q');
     session(ctx);
-    if (typeof q !== 'string' || !q.trim() || q.length > 500) throw new EmbedError(400, 'BadRequest', 'q: a question of 1 to 500 characters');
+    if (typeof q !== 'string' || !q.trim() || q.length > 500)
+      throw new EmbedError(400, 'BadRequest', 'q: a question of 1 to 500 characters');
     await simulate(ctx, 350, 750);
     session(ctx);
     const result = answer(q);
     if (!result) {
-      throw new EmbedError(422, 'UnansweredQueryError', 'I could not map that question onto the Sales model. Try revenue, orders, regions, categories, channels or accounts.');
+      throw new EmbedError(
+        422,
+        'UnansweredQueryError',
+        'I could not map that question onto the Sales model. Try revenue, orders, regions, categories, channels or accounts.',
+      );
     }
     ctx.body = { ...result, agentId: 'sales-analyst' };
   }

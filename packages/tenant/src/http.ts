@@ -27,13 +27,16 @@ export type Headers = Record<string, string | string[]>;
  * The fields an error boundary reads from a thrown value. Anything can be thrown, so each is unknown
  * until checked; a thrown primitive has none of them.
  */
-export type Thrown = {
-  readonly status?: unknown;
-  readonly expose?: unknown;
-  readonly message?: unknown;
-  readonly headers?: unknown;
-  readonly code?: unknown;
-} | null | undefined;
+export type Thrown =
+  | {
+      readonly status?: unknown;
+      readonly expose?: unknown;
+      readonly message?: unknown;
+      readonly headers?: unknown;
+      readonly code?: unknown;
+    }
+  | null
+  | undefined;
 
 /** The error {@link httpError} makes: its status, its one-line text (exposed to the client) and extra headers. */
 export interface StatusError extends Error {
@@ -49,7 +52,11 @@ export function printable(value: unknown, max = 200): string {
 }
 
 /** An error that carries the status and one-line text the client gets. */
-export function httpError(status: number, message: string | undefined = STATUS_CODES[status], headers: Headers = {}): StatusError {
+export function httpError(
+  status: number,
+  message: string | undefined = STATUS_CODES[status],
+  headers: Headers = {},
+): StatusError {
   return Object.assign(new Error(message), { status, expose: true, headers });
 }
 
@@ -85,7 +92,10 @@ function guard(name: string): Koa.Middleware {
       const allowed = hostAllowed(ctx.req);
       if (typeof allowed === 'string') throw httpError(400, `Bad request: ${allowed}.`);
       if (!allowed) {
-        throw httpError(403, `Forbidden: this ${name} answers only to localhost, 127.0.0.1 and [::1] on port ${ctx.req.socket.localPort}.`);
+        throw httpError(
+          403,
+          `Forbidden: this ${name} answers only to localhost, 127.0.0.1 and [::1] on port ${ctx.req.socket.localPort}.`,
+        );
       }
       // Only origin-form targets: an absolute-form target names a host of its own, past the Host check.
       if (!ctx.url.startsWith('/')) throw httpError(400, 'Bad request: the request target must be a path.');
@@ -96,7 +106,10 @@ function guard(name: string): Koa.Middleware {
       const error = caught as Thrown;
       const code = error?.status;
       const status = typeof code === 'number' && Number.isInteger(code) && code >= 400 && code < 600 ? code : 500;
-      if (status >= 500) console.error(`[${name}] ${status} ${ctx.method} ${printable(ctx.path)}: ${printable(error?.message ?? error)}`);
+      if (status >= 500)
+        console.error(
+          `[${name}] ${status} ${ctx.method} ${printable(ctx.path)}: ${printable(error?.message ?? error)}`,
+        );
       const message = status < 500 && error?.expose ? error.message : STATUS_CODES[status];
       respondText(ctx, status, printable(message), (error?.headers ?? {}) as Headers);
     }
@@ -105,7 +118,8 @@ function guard(name: string): Koa.Middleware {
 
 /** Runs middleware in order as one (what koa-compose does, without one more dependency to name). */
 export function chain(...middleware: Koa.Middleware[]): Koa.Middleware {
-  return (ctx, next) => middleware.reduceRight<Koa.Next>((down, mw) => () => Promise.resolve(mw(ctx, down) as unknown), next)();
+  return (ctx, next) =>
+    middleware.reduceRight<Koa.Next>((down, mw) => () => Promise.resolve(mw(ctx, down) as unknown), next)();
 }
 
 /** A Koa app whose first middleware is the guard; `name` ("tenant", "demo host") labels its log lines. */
@@ -130,10 +144,14 @@ function isNotFound(error: unknown): boolean {
  * segments, backslashes and NUL, after one percent-decoding; a symbolic link that leads out of `root`
  * is refused after it.
  */
-export function serveDir(root: string, { extensions, cacheControl = 'no-cache' }: { extensions: readonly string[]; cacheControl?: string }): Koa.Middleware {
+export function serveDir(
+  root: string,
+  { extensions, cacheControl = 'no-cache' }: { extensions: readonly string[]; cacheControl?: string },
+): Koa.Middleware {
   let realRoot: string | undefined;
   return async (ctx) => {
-    if (ctx.method !== 'GET' && ctx.method !== 'HEAD') throw httpError(405, 'Method not allowed', { allow: 'GET, HEAD' });
+    if (ctx.method !== 'GET' && ctx.method !== 'HEAD')
+      throw httpError(405, 'Method not allowed', { allow: 'GET, HEAD' });
     let rel: string;
     try {
       rel = decodeURIComponent(ctx.path);
@@ -157,7 +175,14 @@ export function serveDir(root: string, { extensions, cacheControl = 'no-cache' }
     ctx.set('cache-control', cacheControl);
     try {
       // The path as received: send() decodes it once, as we did above.
-      await send(ctx, ctx.path, { root: realRoot, index: false, format: false, hidden: false, brotli: false, gzip: false });
+      await send(ctx, ctx.path, {
+        root: realRoot,
+        index: false,
+        format: false,
+        hidden: false,
+        brotli: false,
+        gzip: false,
+      });
     } catch (error) {
       if ((error as Thrown)?.status === 404 || isNotFound(error)) return;
       throw error;
@@ -180,8 +205,10 @@ function onClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
   }
   const status = error?.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400;
   const body = `${STATUS_CODES[status]}\n`;
-  socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: ${TEXT}\r\nX-Content-Type-Options: nosniff\r\n`
-    + `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: ${TEXT}\r\nX-Content-Type-Options: nosniff\r\n` +
+      `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
 }
 
 /** A listening server: the origin a browser reaches it on, and how to stop it. */
@@ -210,10 +237,11 @@ export async function listen(app: Koa, { port, host }: { port: number; host: str
   return {
     // A server listening on a host and port has an address with a port.
     origin: originOf(host, (server.address() as AddressInfo).port),
-    close: () => new Promise<void>((resolve) => {
-      server.close(() => resolve());
-      // Keep-alive sockets would otherwise hold Ctrl-C for seconds.
-      server.closeAllConnections();
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        // Keep-alive sockets would otherwise hold Ctrl-C for seconds.
+        server.closeAllConnections();
+      }),
   };
 }

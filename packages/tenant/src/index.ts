@@ -60,10 +60,17 @@ interface CheckedOptions {
 const PUBLIC_DIR = fileURLToPath(new URL('../public/', import.meta.url));
 // The protocol package's compiled module, which the embed's scripts import.
 const PROTOCOL_DIR = dirname(fileURLToPath(import.meta.resolve('@svc-embed/protocol')));
-const OPTIONS: readonly string[] = ['port', 'host', 'allowOrigins', 'latency'] satisfies readonly (keyof TenantOptions)[];
-const HOST_NAME = /^(?=.{1,253}$)[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/;
+const OPTIONS: readonly string[] = [
+  'port',
+  'host',
+  'allowOrigins',
+  'latency',
+] satisfies readonly (keyof TenantOptions)[];
+const HOST_NAME =
+  /^(?=.{1,253}$)[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/;
 
-const shown = (v: unknown): string => (typeof v === 'string' ? JSON.stringify(v.length > 60 ? `${v.slice(0, 60)}\u2026` : v) : String(v));
+const shown = (v: unknown): string =>
+  typeof v === 'string' ? JSON.stringify(v.length > 60 ? `${v.slice(0, 60)}\u2026` : v) : String(v);
 const isList = (v: unknown): v is readonly unknown[] => Array.isArray(v);
 
 /** Checks the options of startTenant and fills in the defaults; a TypeError names the first problem. */
@@ -73,11 +80,19 @@ function checkOptions(options: unknown): CheckedOptions {
     throw new TypeError('startTenant: options must be an object');
   }
   for (const key of Object.keys(options)) {
-    if (!OPTIONS.includes(key)) throw new TypeError(`startTenant: unknown option ${shown(key)} (known: ${OPTIONS.join(', ')})`);
+    if (!OPTIONS.includes(key))
+      throw new TypeError(`startTenant: unknown option ${shown(key)} (known: ${OPTIONS.join(', ')})`);
   }
-  const { port = 0, host = '127.0.0.1', allowOrigins = DEFAULT_ALLOW_ORIGINS, latency = true }: UncheckedOptions = options;
+  const {
+    port = 0,
+    host = '127.0.0.1',
+    allowOrigins = DEFAULT_ALLOW_ORIGINS,
+    latency = true,
+  }: UncheckedOptions = options;
   if (typeof port !== 'number' || !Number.isInteger(port) || port < 0 || port > 65535) {
-    throw new TypeError(`startTenant: port must be an integer from 0 to 65535 (0 picks a free port), not ${shown(port)}`);
+    throw new TypeError(
+      `startTenant: port must be an integer from 0 to 65535 (0 picks a free port), not ${shown(port)}`,
+    );
   }
   const bare = typeof host === 'string' ? host.replace(/^\[(.*)\]$/, '$1') : host;
   if (typeof bare !== 'string' || !(isIP(bare) || HOST_NAME.test(bare))) {
@@ -88,7 +103,8 @@ function checkOptions(options: unknown): CheckedOptions {
   }
   // parseAllowedOrigin throws a TypeError that names the entry and the rule it breaks.
   const origins = [...new Set(allowOrigins.map((o) => parseAllowedOrigin(o).origin))];
-  if (typeof latency !== 'boolean') throw new TypeError(`startTenant: latency must be true or false, not ${shown(latency)}`);
+  if (typeof latency !== 'boolean')
+    throw new TypeError(`startTenant: latency must be true or false, not ${shown(latency)}`);
   return { port, host: bare, allowOrigins: origins, latency };
 }
 

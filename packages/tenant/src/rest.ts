@@ -39,18 +39,23 @@ function authenticate(ctx: Koa.Context, schemes: readonly string[]): Credential 
   if (values.length > 1) throw new HttpError(400, 'invalid_request', 'Send one Authorization header, not several.');
   const header = values[0] ?? '';
   const challenge = schemes.includes('api-key') ? 'Bearer realm="scim"' : 'Bearer realm="api"';
-  if (!header) throw new HttpError(401, 'unauthenticated', 'An Authorization header is required.', { 'www-authenticate': challenge });
+  if (!header)
+    throw new HttpError(401, 'unauthenticated', 'An Authorization header is required.', {
+      'www-authenticate': challenge,
+    });
   // credentials = auth-scheme 1*SP token68 (RFC 9110 11.4, RFC 6750 2.1): one or more spaces, no tabs.
   const m = /^([A-Za-z-]+) +([^ ]+)$/.exec(header);
   if (!m || !schemes.includes(m[1].toLowerCase()) || !TOKEN.test(m[2])) {
     const accepted = schemes.map((s) => (s === 'api-key' ? 'Api-Key' : 'Bearer')).join(' or ');
-    throw new HttpError(401, 'malformed_credentials', `The Authorization header must be "${accepted} <token>".`,
-      { 'www-authenticate': `${challenge}, error="invalid_request"` });
+    throw new HttpError(401, 'malformed_credentials', `The Authorization header must be "${accepted} <token>".`, {
+      'www-authenticate': `${challenge}, error="invalid_request"`,
+    });
   }
   const credential = CREDENTIALS.get(m[2]);
   if (!credential) {
-    throw new HttpError(401, 'invalid_credentials', 'The credential is unknown, revoked or expired.',
-      { 'www-authenticate': `${challenge}, error="invalid_token"` });
+    throw new HttpError(401, 'invalid_credentials', 'The credential is unknown, revoked or expired.', {
+      'www-authenticate': `${challenge}, error="invalid_token"`,
+    });
   }
   return credential;
 }
@@ -72,9 +77,11 @@ function single(ctx: Koa.Context, name: string): string | undefined {
 
 // The cursor is opaque to clients; inside it names the notification and the last recipient seen, so a
 // cursor from another notification or a tampered one is refused instead of silently mis-paging.
-const encodeCursor = (notificationId: number, key: string): string => Buffer.from(`rc1:${notificationId}:${key}`).toString('base64url');
+const encodeCursor = (notificationId: number, key: string): string =>
+  Buffer.from(`rc1:${notificationId}:${key}`).toString('base64url');
 function decodeCursor(raw: string, notificationId: number): string {
-  const bad = () => new HttpError(400, 'invalid_cursor', 'after: not a cursor returned by this endpoint for this notification.');
+  const bad = () =>
+    new HttpError(400, 'invalid_cursor', 'after: not a cursor returned by this endpoint for this notification.');
   if (!/^[A-Za-z0-9_-]{1,200}$/.test(raw)) throw bad();
   const m = /^rc1:(\d+):(\d+-\d+)$/.exec(Buffer.from(raw, 'base64url').toString('utf8'));
   if (!m || Number(m[1]) !== notificationId) throw bad();
@@ -95,7 +102,8 @@ function listRecipients(ctx: RouterContext): void {
   let first = 100;
   if (firstRaw !== undefined) {
     first = /^[0-9]{1,4}$/.test(firstRaw) ? Number(firstRaw) : NaN;
-    if (!(first >= 1 && first <= 200)) throw new HttpError(400, 'invalid_parameter', 'first: must be an integer from 1 to 200.');
+    if (!(first >= 1 && first <= 200))
+      throw new HttpError(400, 'invalid_parameter', 'first: must be an integer from 1 to 200.');
   }
   const afterRaw = single(ctx, 'after');
   const afterKey = afterRaw === undefined ? undefined : decodeCursor(afterRaw, notificationId);
@@ -104,7 +112,12 @@ function listRecipients(ctx: RouterContext): void {
   let start = 0;
   if (afterKey !== undefined) {
     start = rows.findIndex((r) => r.key === afterKey) + 1;
-    if (start === 0) throw new HttpError(400, 'invalid_cursor', 'after: not a cursor returned by this endpoint for this notification.');
+    if (start === 0)
+      throw new HttpError(
+        400,
+        'invalid_cursor',
+        'after: not a cursor returned by this endpoint for this notification.',
+      );
   }
   const page = rows.slice(start, start + first);
   ctx.body = {
@@ -130,7 +143,12 @@ function scimUser(user: ScimUserRecord, origin: string) {
     displayName: user.displayName,
     emails: [{ value: user.userName, type: 'work', primary: true }],
     active: user.active,
-    meta: { resourceType: 'User', created: user.created, lastModified: user.created, location: `${origin}/api/scim/v2/Users/${user.id}` },
+    meta: {
+      resourceType: 'User',
+      created: user.created,
+      lastModified: user.created,
+      location: `${origin}/api/scim/v2/Users/${user.id}`,
+    },
   };
 }
 
@@ -170,9 +188,16 @@ function listScimUsers(ctx: Koa.Context): void {
   if (filter !== undefined) {
     // Identity providers look users up with exactly this filter before creating them.
     const m = /^\s*(userName|externalId)\s+eq\s+"([^"\\]*)"\s*$/i.exec(filter);
-    if (!m) throw new HttpError(400, 'invalidFilter', 'filter: only `userName eq "\u2026"` and `externalId eq "\u2026"` are supported.');
+    if (!m)
+      throw new HttpError(
+        400,
+        'invalidFilter',
+        'filter: only `userName eq "\u2026"` and `externalId eq "\u2026"` are supported.',
+      );
     const attr = m[1].toLowerCase() === 'username' ? 'userName' : 'externalId';
-    users = users.filter((u) => (attr === 'userName' ? u.userName.toLowerCase() === m[2].toLowerCase() : u.externalId === m[2]));
+    users = users.filter((u) =>
+      attr === 'userName' ? u.userName.toLowerCase() === m[2].toLowerCase() : u.externalId === m[2],
+    );
   }
   const page = users.slice(startIndex - 1, startIndex - 1 + count);
   scimBody(ctx, {
@@ -207,22 +232,35 @@ async function errors(ctx: Koa.Context, next: Koa.Next): Promise<void> {
     // What the router left without a body: no such path (404), or a method it does not take (405, 501).
     if (ctx.body == null && ctx.status === 404) throw new HttpError(404, 'not_found', 'No such endpoint.');
     if (ctx.body == null && (ctx.status === 405 || ctx.status === 501)) {
-      throw new HttpError(ctx.status, 'method_not_allowed', 'Only GET is supported here.', { allow: ctx.response.get('allow') || 'HEAD, GET' });
+      throw new HttpError(ctx.status, 'method_not_allowed', 'Only GET is supported here.', {
+        allow: ctx.response.get('allow') || 'HEAD, GET',
+      });
     }
   } catch (caught) {
     let error: HttpError;
     if (caught instanceof HttpError) {
       error = caught;
     } else {
-      console.error(`[tenant] 500 ${ctx.method} /api${printable(ctx.path)}: ${printable((caught as Thrown)?.message ?? caught)}`);
+      console.error(
+        `[tenant] 500 ${ctx.method} /api${printable(ctx.path)}: ${printable((caught as Thrown)?.message ?? caught)}`,
+      );
       error = new HttpError(500, 'internal', 'Internal error.');
     }
     ctx.set(error.headers);
     ctx.status = error.status;
     if (ctx.path.startsWith('/scim/')) {
-      const scimType = error.code === 'invalid_parameter' ? 'invalidValue'
-        : /^(invalidValue|invalidFilter)$/.test(error.code) ? error.code : undefined;
-      scimBody(ctx, { schemas: [SCIM_ERROR], status: String(error.status), ...(scimType ? { scimType } : {}), detail: error.message });
+      const scimType =
+        error.code === 'invalid_parameter'
+          ? 'invalidValue'
+          : /^(invalidValue|invalidFilter)$/.test(error.code)
+            ? error.code
+            : undefined;
+      scimBody(ctx, {
+        schemas: [SCIM_ERROR],
+        status: String(error.status),
+        ...(scimType ? { scimType } : {}),
+        detail: error.message,
+      });
     } else {
       ctx.body = { error: { status: error.status, code: error.code, message: error.message }, requestId };
     }
@@ -231,4 +269,8 @@ async function errors(ctx: Koa.Context, next: Koa.Next): Promise<void> {
 
 /** Middleware serving the REST and SCIM endpoints; mount it at /api. */
 // A router sets ctx.params itself; its typings ask for a context that has them already.
-export const restApi: Koa.Middleware = chain(errors, router.routes() as Koa.Middleware, router.allowedMethods() as Koa.Middleware);
+export const restApi: Koa.Middleware = chain(
+  errors,
+  router.routes() as Koa.Middleware,
+  router.allowedMethods() as Koa.Middleware,
+);

@@ -13,15 +13,56 @@ export function prng(seed: number): () => number {
   };
 }
 
-const FIRST = ['Ada', 'Grace', 'Alan', 'Katherine', 'Linus', 'Margaret', 'Dennis', 'Barbara', 'Ken', 'Frances',
-  'Edsger', 'Radia', 'Tim', 'Hedy', 'John', 'Sophie', 'Niklaus', 'Joan', 'Donald', 'Shafi'];
-const LAST = ['Lovelace', 'Hopper', 'Turing', 'Johnson', 'Torvalds', 'Hamilton', 'Ritchie', 'Liskov', 'Thompson',
-  'Allen', 'Dijkstra', 'Perlman', 'Berners-Lee', 'Lamarr', 'McCarthy', 'Wilson', 'Wirth', 'Clarke', 'Knuth', 'Goldwasser'];
+const FIRST = [
+  'Ada',
+  'Grace',
+  'Alan',
+  'Katherine',
+  'Linus',
+  'Margaret',
+  'Dennis',
+  'Barbara',
+  'Ken',
+  'Frances',
+  'Edsger',
+  'Radia',
+  'Tim',
+  'Hedy',
+  'John',
+  'Sophie',
+  'Niklaus',
+  'Joan',
+  'Donald',
+  'Shafi',
+];
+const LAST = [
+  'Lovelace',
+  'Hopper',
+  'Turing',
+  'Johnson',
+  'Torvalds',
+  'Hamilton',
+  'Ritchie',
+  'Liskov',
+  'Thompson',
+  'Allen',
+  'Dijkstra',
+  'Perlman',
+  'Berners-Lee',
+  'Lamarr',
+  'McCarthy',
+  'Wilson',
+  'Wirth',
+  'Clarke',
+  'Knuth',
+  'Goldwasser',
+];
 const EMBED_TENANTS = ['acme', 'globex', 'initech'];
 const CHANNELS = ['sales-alerts', 'exec-weekly', 'ops-oncall', 'finance', 'growth', 'support-escalations'];
 
 const pick = <T>(rand: () => number, list: readonly T[]): T => list[Math.floor(rand() * list.length)];
-const hex = (rand: () => number, n: number): string => Array.from({ length: n }, () => Math.floor(rand() * 16).toString(16)).join('');
+const hex = (rand: () => number, n: number): string =>
+  Array.from({ length: n }, () => Math.floor(rand() * 16).toString(16)).join('');
 
 /** A deployment and its notifications, each with the number of recipients it has. */
 export interface Deployment {
@@ -32,8 +73,23 @@ export interface Deployment {
 
 /** The deployments the tenant knows; notification ids are unique across deployments. */
 export const DEPLOYMENTS: readonly Deployment[] = [
-  { id: 1, name: 'Production', notifications: [{ id: 1, recipients: 250 }, { id: 2, recipients: 7 }, { id: 3, recipients: 0 }] },
-  { id: 2, name: 'Staging', notifications: [{ id: 20, recipients: 12 }, { id: 21, recipients: 3 }] },
+  {
+    id: 1,
+    name: 'Production',
+    notifications: [
+      { id: 1, recipients: 250 },
+      { id: 2, recipients: 7 },
+      { id: 3, recipients: 0 },
+    ],
+  },
+  {
+    id: 2,
+    name: 'Staging',
+    notifications: [
+      { id: 20, recipients: 12 },
+      { id: 21, recipients: 3 },
+    ],
+  },
 ];
 
 const BASE_TIME = Date.UTC(2026, 0, 5, 9, 0, 0);
@@ -71,17 +127,43 @@ function makeRecipients(notificationId: number, count: number): RecipientRow[] {
     const first = pick(rand, FIRST);
     const last = pick(rand, LAST);
     const handle = `${first}.${last}`.toLowerCase().replace(/[^a-z.]/g, '');
-    const blank = { userId: null, email: null, username: null, embedUserId: null, embedTenantName: null,
-      externalId: null, channelId: null, channelName: null };
+    const blank = {
+      userId: null,
+      email: null,
+      username: null,
+      embedUserId: null,
+      embedTenantName: null,
+      externalId: null,
+      channelId: null,
+      channelName: null,
+    };
     let item: RecipientItem;
     if (kind === 'USER') {
-      item = { type: kind, ...blank, userId: 1000 + notificationId * 1000 + seq, email: `${handle}${seq}@example.com`, username: `${handle}${seq}` };
+      item = {
+        type: kind,
+        ...blank,
+        userId: 1000 + notificationId * 1000 + seq,
+        email: `${handle}${seq}@example.com`,
+        username: `${handle}${seq}`,
+      };
     } else if (kind === 'EMBED_USER') {
       const tenant = pick(rand, EMBED_TENANTS);
-      item = { type: kind, ...blank, embedUserId: 50000 + notificationId * 1000 + seq, embedTenantName: tenant,
-        externalId: `${tenant}-${hex(rand, 10)}`, email: `${handle}${seq}@${tenant}.example`, username: `${handle}${seq}` };
+      item = {
+        type: kind,
+        ...blank,
+        embedUserId: 50000 + notificationId * 1000 + seq,
+        embedTenantName: tenant,
+        externalId: `${tenant}-${hex(rand, 10)}`,
+        email: `${handle}${seq}@${tenant}.example`,
+        username: `${handle}${seq}`,
+      };
     } else {
-      item = { type: kind, ...blank, channelId: `C${hex(rand, 10).toUpperCase()}`, channelName: `${pick(rand, CHANNELS)}-${seq}` };
+      item = {
+        type: kind,
+        ...blank,
+        channelId: `C${hex(rand, 10).toUpperCase()}`,
+        channelName: `${pick(rand, CHANNELS)}-${seq}`,
+      };
     }
     out.push({ key: `${notificationId}-${seq}`, seq, createdAt: BASE_TIME + seq * 37 * 60_000, item });
   }
@@ -90,7 +172,8 @@ function makeRecipients(notificationId: number, count: number): RecipientRow[] {
 
 const recipientTable = new Map<number, { readonly deploymentId: number; readonly rows: readonly RecipientRow[] }>();
 for (const d of DEPLOYMENTS) {
-  for (const n of d.notifications) recipientTable.set(n.id, { deploymentId: d.id, rows: makeRecipients(n.id, n.recipients) });
+  for (const n of d.notifications)
+    recipientTable.set(n.id, { deploymentId: d.id, rows: makeRecipients(n.id, n.recipients) });
 }
 
 /** The notification's recipients newest first, or undefined when the notification is not in this deployment. */

@@ -33,7 +33,11 @@ export interface Sessions {
   check(raw: readonly string[]): SessionResult;
 }
 
-const EXPIRED: RefusedSession = { ok: false, name: 'SessionExpiredError', message: 'The embed session has expired. Ask the host application for a new session.' };
+const EXPIRED: RefusedSession = {
+  ok: false,
+  name: 'SessionExpiredError',
+  message: 'The embed session has expired. Ask the host application for a new session.',
+};
 const INVALID: RefusedSession = { ok: false, name: 'InvalidSessionError', message: 'The embed session is not valid.' };
 const TTL = /^demo-([A-Za-z0-9]{1,32})-ttl([0-9]{1,5})(?:-[A-Za-z0-9_-]{1,40})?$/;
 const PLAIN = /^demo-([A-Za-z0-9]{1,32})(?:[-_][A-Za-z0-9_-]{0,40})?$/;

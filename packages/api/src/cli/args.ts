@@ -21,7 +21,10 @@ export type Flags = Readonly<Record<string, string | true | readonly string[] | 
 /** A mistake in the command line or the environment; nothing was sent. */
 export class UsageError extends Error {
   /** @param command - The command whose `--help` to point at, if any. */
-  constructor(message: string, readonly command?: string) {
+  constructor(
+    message: string,
+    readonly command?: string,
+  ) {
     super(message);
     this.name = 'UsageError';
   }
@@ -113,7 +116,10 @@ export function didYouMean(input: string, candidates: Iterable<string>, show = (
  * positional argument.
  */
 export function parseFlags(args: readonly string[], specs: FlagSpecs, command: string): Flags {
-  const values: Record<string, string | true | string[]> = Object.create(null) as Record<string, string | true | string[]>;
+  const values: Record<string, string | true | string[]> = Object.create(null) as Record<
+    string,
+    string | true | string[]
+  >;
   const shorts = new Map(Object.entries(specs).flatMap(([name, s]) => (s.short ? [[s.short, name] as const] : [])));
   const fail = (message: string) => new UsageError(message, command);
   for (let i = 0; i < args.length; i++) {
@@ -150,7 +156,9 @@ export function parseFlags(args: readonly string[], specs: FlagSpecs, command: s
       const next = args[i + 1];
       // A dash-led word is far more often the next flag than a value: `--deployment --notification 1`.
       if (next === undefined || (next.startsWith('-') && next !== '-')) {
-        throw fail(`--${name} needs a value${next === undefined ? '' : ` (for a value that starts with "-", write --${name}=<value>)`}`);
+        throw fail(
+          `--${name} needs a value${next === undefined ? '' : ` (for a value that starts with "-", write --${name}=<value>)`}`,
+        );
       }
       value = next;
       i++;
@@ -167,24 +175,36 @@ export function parseFlags(args: readonly string[], specs: FlagSpecs, command: s
 
 /** A flag holding a non-negative decimal integer; `required` refuses its absence. */
 export function integerFlag(
-  flags: Flags, name: string, required: boolean, command: string, form = 'a positive integer',
+  flags: Flags,
+  name: string,
+  required: boolean,
+  command: string,
+  form = 'a positive integer',
 ): number | undefined {
   const value = flags[name];
   if (value === undefined) {
     if (required) throw new UsageError(`--${name} is required`, command);
     return undefined;
   }
-  if (typeof value !== 'string' || !/^[0-9]{1,16}$/.test(value)) throw new UsageError(`--${name} must be ${form}`, command);
+  if (typeof value !== 'string' || !/^[0-9]{1,16}$/.test(value))
+    throw new UsageError(`--${name} must be ${form}`, command);
   return Number(value);
 }
 
 /** A flag whose value is one of `choices`; absent, `fallback`. */
 export function choiceFlag<C extends string>(
-  flags: Flags, name: string, choices: readonly C[], fallback: C | undefined, command: string,
+  flags: Flags,
+  name: string,
+  choices: readonly C[],
+  fallback: C | undefined,
+  command: string,
 ): C | undefined {
   const value = flags[name];
   if (value === undefined) return fallback;
   if (typeof value === 'string' && (choices as readonly string[]).includes(value)) return value as C;
   const list = `${choices.slice(0, -1).join(', ')} or ${choices[choices.length - 1]}`;
-  throw new UsageError(`--${name} must be ${list}${typeof value === 'string' ? didYouMean(value, choices) : ''}`, command);
+  throw new UsageError(
+    `--${name} must be ${list}${typeof value === 'string' ? didYouMean(value, choices) : ''}`,
+    command,
+  );
 }

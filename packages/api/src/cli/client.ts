@@ -16,15 +16,19 @@ export interface ClientExtras {
 /** Builds the client from the flags and the environment; a bad value is a UsageError naming its source. */
 export function makeClient({ flags, io }: RunContext, command: string, extra: ClientExtras): SvcClient {
   const token = io.env.SVC_API_TOKEN;
-  if (token === undefined || token === '') throw new UsageError('SVC_API_TOKEN is not set: export the API token first', command);
+  if (token === undefined || token === '')
+    throw new UsageError('SVC_API_TOKEN is not set: export the API token first', command);
   const flagUrl = flags['base-url'];
   const baseUrl = typeof flagUrl === 'string' ? flagUrl : io.env.SVC_BASE_URL;
   const maxRetries = integerFlag(flags, 'max-retries', false, command, 'an integer from 0 to 10');
   const timeoutMs = integerFlag(flags, 'timeout', false, command, 'a number of milliseconds');
-  if (baseUrl === undefined || baseUrl === '') throw new UsageError('no base URL: pass --base-url or set SVC_BASE_URL', command);
+  if (baseUrl === undefined || baseUrl === '')
+    throw new UsageError('no base URL: pass --base-url or set SVC_BASE_URL', command);
   try {
     return new SvcClient({
-      baseUrl, token, ...extra,
+      baseUrl,
+      token,
+      ...extra,
       ...(maxRetries === undefined ? {} : { maxRetries }),
       ...(timeoutMs === undefined ? {} : { timeoutMs }),
     });

@@ -41,7 +41,12 @@ export const EXIT_HELP = `Exit codes:
  * leading name is a client name; "the token option" is the one other place one appears.
  */
 export function cliWording(message: string, names: Readonly<Record<string, string>>): string {
-  const all: Record<string, string> = { token: 'SVC_API_TOKEN', maxRetries: '--max-retries', timeoutMs: '--timeout', ...names };
+  const all: Record<string, string> = {
+    token: 'SVC_API_TOKEN',
+    maxRetries: '--max-retries',
+    timeoutMs: '--timeout',
+    ...names,
+  };
   const lead = /^[A-Za-z]+\b/.exec(message)?.[0];
   const text = lead !== undefined && Object.hasOwn(all, lead) ? `${all[lead]}${message.slice(lead.length)}` : message;
   return text.replace('the token option', 'SVC_API_TOKEN');
@@ -49,13 +54,21 @@ export function cliWording(message: string, names: Readonly<Record<string, strin
 
 /** A client TypeError/RangeError (bad input, nothing sent) as a usage error; anything else as is. */
 export function asUsageError(err: unknown, names: Readonly<Record<string, string>>, command: string): unknown {
-  return err instanceof TypeError || err instanceof RangeError ? new UsageError(cliWording(err.message, names), command) : err;
+  return err instanceof TypeError || err instanceof RangeError
+    ? new UsageError(cliWording(err.message, names), command)
+    : err;
 }
 
 function exitCodeOf(err: SvcApiError): number {
   switch (err.code) {
     case 'HTTP_ERROR':
-      return err.status === 401 ? EXIT.auth : err.status === 403 ? EXIT.forbidden : err.status === 404 ? EXIT.notFound : EXIT.server;
+      return err.status === 401
+        ? EXIT.auth
+        : err.status === 403
+          ? EXIT.forbidden
+          : err.status === 404
+            ? EXIT.notFound
+            : EXIT.server;
     case 'NETWORK_ERROR':
     case 'TIMEOUT':
       return EXIT.network;
@@ -70,7 +83,13 @@ function exitCodeOf(err: SvcApiError): number {
  * Says what went wrong on stderr and returns the exit code. `program` is the executable's name, the
  * prefix of every message: `svc-embed`, or a command run on its own (`svc-embed-tenant`).
  */
-export function report(err: unknown, io: Io, command: Command | undefined, signal: AbortSignal, program = 'svc-embed'): number {
+export function report(
+  err: unknown,
+  io: Io,
+  command: Command | undefined,
+  signal: AbortSignal,
+  program = 'svc-embed',
+): number {
   if (err instanceof UsageError) {
     const usage = err.command && err.command !== program ? `${program} ${err.command}` : program;
     io.err(`${program}: ${err.message}\nRun "${usage} --help" for usage.\n`);

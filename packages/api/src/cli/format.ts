@@ -49,7 +49,11 @@ export function toTable(headers: readonly string[], rows: readonly (readonly unk
   for (const r of cells) {
     for (let i = 0; i < widths.length; i++) widths[i] = Math.max(widths[i], r[i].length);
   }
-  const line = (r: readonly string[]) => r.map((c, i) => c.padEnd(widths[i])).join('  ').trimEnd();
+  const line = (r: readonly string[]) =>
+    r
+      .map((c, i) => c.padEnd(widths[i]))
+      .join('  ')
+      .trimEnd();
   const lines = [line(headers), line(widths.map((w) => '-'.repeat(w)))];
   for (const r of cells) lines.push(line(r));
   return `${lines.join('\n')}\n`;

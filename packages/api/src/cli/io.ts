@@ -32,7 +32,10 @@ export interface Io {
 
 /** stdout could not be written: `code` is the system's (`EPIPE`, `ENOSPC`...). */
 export class OutputError extends Error {
-  constructor(readonly code: string, cause: unknown) {
+  constructor(
+    readonly code: string,
+    cause: unknown,
+  ) {
     super(`cannot write to stdout (${code})`, { cause });
     this.name = 'OutputError';
   }
@@ -54,16 +57,22 @@ export function makeIo({ stdout, stderr, stderrIsTty, env }: IoInit): Io {
   return {
     env,
     live,
-    out: (data) => new Promise<void>((resolve, reject) => {
-      stdout.write(data, (error) => {
-        if (!error) return resolve();
-        const code: unknown = (error as { code?: unknown }).code;
-        reject(new OutputError(typeof code === 'string' ? code : 'EIO', error));
-      });
-    }),
+    out: (data) =>
+      new Promise<void>((resolve, reject) => {
+        stdout.write(data, (error) => {
+          if (!error) return resolve();
+          const code: unknown = (error as { code?: unknown }).code;
+          reject(new OutputError(typeof code === 'string' ? code : 'EIO', error));
+        });
+      }),
     err(text) {
       clear();
-      stderr.write(text.split('\n').map((line) => replaceUnsafe(redact(line), '?')).join('\n'));
+      stderr.write(
+        text
+          .split('\n')
+          .map((line) => replaceUnsafe(redact(line), '?'))
+          .join('\n'),
+      );
     },
     status(text) {
       if (!live) return;
@@ -80,14 +89,21 @@ export function processIo(): Io {
   // 'error' event from becoming an uncaught exception. stderr has nowhere left to report to.
   process.stdout.on('error', () => {});
   process.stderr.on('error', () => {});
-  return makeIo({ stdout: process.stdout, stderr: process.stderr, stderrIsTty: process.stderr.isTTY === true, env: process.env });
+  return makeIo({
+    stdout: process.stdout,
+    stderr: process.stderr,
+    stderrIsTty: process.stderr.isTTY === true,
+    env: process.env,
+  });
 }
 
 /**
  * Runs a command line in this process: its arguments, its streams, Ctrl-C as the abort of the signal,
  * and the exit code that `run` resolves with.
  */
-export async function execute(run: (argv: readonly string[], io: Io, signal: AbortSignal) => Promise<number>): Promise<void> {
+export async function execute(
+  run: (argv: readonly string[], io: Io, signal: AbortSignal) => Promise<number>,
+): Promise<void> {
   const controller = new AbortController();
   process.once('SIGINT', () => controller.abort());
   process.exitCode = await run(process.argv.slice(2), processIo(), controller.signal);

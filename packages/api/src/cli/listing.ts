@@ -21,7 +21,11 @@ export interface ListingSpec<T> {
   names: Readonly<Record<string, string>>;
   scimAuthScheme?: ScimAuthScheme | undefined;
   /** Starts the iteration; may throw the client's TypeError/RangeError for a bad flag value. */
-  iterate(client: SvcClient, onPage: (p: PageProgress) => void, signal: AbortSignal): AsyncGenerator<T, void, undefined>;
+  iterate(
+    client: SvcClient,
+    onPage: (p: PageProgress) => void,
+    signal: AbortSignal,
+  ): AsyncGenerator<T, void, undefined>;
   render(items: readonly T[]): Listing;
 }
 
@@ -29,7 +33,8 @@ export async function runListing<T>(ctx: RunContext, spec: ListingSpec<T>): Prom
   const format = choiceFlag(ctx.flags, 'format', FORMATS, 'table', spec.command)!;
   const show = progress(ctx.io, ctx.flags.quiet === true, spec.noun);
   const client = makeClient(ctx, spec.command, {
-    onRetry: show.retry, ...(spec.scimAuthScheme ? { scimAuthScheme: spec.scimAuthScheme } : {}),
+    onRetry: show.retry,
+    ...(spec.scimAuthScheme ? { scimAuthScheme: spec.scimAuthScheme } : {}),
   });
   let iterator: AsyncGenerator<T, void, undefined>;
   try {

@@ -36,7 +36,9 @@ ${EXIT_HELP}
 async function version(): Promise<string> {
   try {
     const { readFileSync } = await import('node:fs');
-    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version?: unknown };
+    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+      version?: unknown;
+    };
     return String(pkg.version);
   } catch {
     return 'unknown';
@@ -47,14 +49,21 @@ const find = (name: string | undefined) => COMMANDS.find((c) => c.name === name)
 
 /** Commands that left this executable for a package of their own: the one line that says where they went. */
 const MOVED: Readonly<Record<string, string>> = {
-  tenant: 'the simulated tenant has a package of its own now: run "npx @svc-embed/tenant" (the command svc-embed-tenant), with the same flags',
+  tenant:
+    'the simulated tenant has a package of its own now: run "npx @svc-embed/tenant" (the command svc-embed-tenant), with the same flags',
 };
 
 /**
  * Parses a command's flags and runs it, with --help and --version. `program` is the executable's name:
  * `svc-embed` before a subcommand, or the command's own name when it is an executable of its own.
  */
-async function runParsed(command: Command, args: readonly string[], io: Io, signal: AbortSignal, program: string): Promise<number> {
+async function runParsed(
+  command: Command,
+  args: readonly string[],
+  io: Io,
+  signal: AbortSignal,
+  program: string,
+): Promise<number> {
   const flags = parseFlags(args, { ...command.flags, ...GLOBAL_FLAGS }, command.name);
   if (flags.help) {
     await io.out(command.help);
@@ -90,7 +99,13 @@ export async function main(argv: readonly string[], io: Io, signal: AbortSignal)
     }
     command = find(word);
     if (!command) {
-      throw new UsageError(`unknown command ${quote(word)}${didYouMean(word, COMMANDS.map((c) => c.name), (c) => `"${c}"`)}`);
+      throw new UsageError(
+        `unknown command ${quote(word)}${didYouMean(
+          word,
+          COMMANDS.map((c) => c.name),
+          (c) => `"${c}"`,
+        )}`,
+      );
     }
     return await runParsed(command, rest, io, signal, 'svc-embed');
   } catch (err) {
@@ -102,7 +117,12 @@ export async function main(argv: readonly string[], io: Io, signal: AbortSignal)
  * Runs `command` as an executable of its own (`svc-embed-tenant`, whose name is the command's): its flags,
  * --help, --version, and the same messages and exit codes as a subcommand of `svc-embed`. Never throws.
  */
-export async function runCommand(command: Command, argv: readonly string[], io: Io, signal: AbortSignal): Promise<number> {
+export async function runCommand(
+  command: Command,
+  argv: readonly string[],
+  io: Io,
+  signal: AbortSignal,
+): Promise<number> {
   try {
     return await runParsed(command, argv, io, signal, command.name);
   } catch (err) {

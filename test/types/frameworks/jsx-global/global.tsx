@@ -13,7 +13,7 @@ export const embed = (
       const format: DownloadFormat = e.detail.payload.format;
       // @ts-expect-error the format is a string
       const n: number = e.detail.payload.format;
-      void format, n;
+      (void format, n);
     }}
   />
 );

@@ -25,12 +25,18 @@ export function Dashboard({ session }: { session: string }) {
           const format: DownloadFormat = e.detail.payload.format;
           // @ts-expect-error the format is a string
           const n: number = e.detail.payload.format;
-          void format, n;
+          (void format, n);
         }}
         onsvc-config-error={(e) => void e.detail.reason.toUpperCase()}
         onsvc-message-rejected={(e) => void e.detail.reason}
       />
-      <svc-embed tenant-origin="https://acme.example.com" public-id="7f3c9a" session={session} colorScheme="light" allowExport={false} />
+      <svc-embed
+        tenant-origin="https://acme.example.com"
+        public-id="7f3c9a"
+        session={session}
+        colorScheme="light"
+        allowExport={false}
+      />
       <svc-embed tenantOrigin="https://acme.example.com" publicId="7f3c9a" />
 
       {/* Wrong prop types */}

@@ -24,7 +24,7 @@ export function Dashboard({ src }: { src: string }) {
           const format: DownloadFormat = e.detail.payload.format;
           // @ts-expect-error the format is a string
           const n: number = e.detail.payload.format;
-          void format, n;
+          (void format, n);
         }}
         onSvcAiQuery={(e) => void e.detail.payload.query}
         onSvcConfigError={(e) => void e.detail.message}

@@ -3,7 +3,4 @@ import type { Command } from '../command.js';
 import { recipients } from './recipients.js';
 import { scimUsers } from './scim-users.js';
 
-export const COMMANDS: readonly Command[] = [
-  recipients,
-  scimUsers,
-];
+export const COMMANDS: readonly Command[] = [recipients, scimUsers];

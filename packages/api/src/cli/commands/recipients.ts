@@ -9,8 +9,17 @@ import { runListing } from '../listing.js';
 
 const NAME = 'recipients';
 
-const COLUMNS = ['type', 'userId', 'email', 'username', 'embedUserId', 'embedTenantName', 'externalId',
-  'channelId', 'channelName'] as const;
+const COLUMNS = [
+  'type',
+  'userId',
+  'email',
+  'username',
+  'embedUserId',
+  'embedTenantName',
+  'externalId',
+  'channelId',
+  'channelName',
+] as const;
 
 /**
  * The JSON/CSV record of a recipient: known kinds as typed, unknown kinds as the server sent them. No
@@ -23,10 +32,14 @@ function record(r: NotificationRecipient): Row {
 function table(items: readonly NotificationRecipient[]): string {
   const rows = items.map((r) => {
     switch (r.type) {
-      case 'USER': return [r.type, r.userId, r.email, r.username, '', '', ''];
-      case 'EMBED_USER': return [r.type, r.embedUserId, r.email, r.username, r.embedTenantName, r.externalId, ''];
-      case 'SLACK': return [r.type, r.channelId, '', r.username, '', '', r.channelName];
-      default: return [`${r.rawType} (unknown kind)`, '', r.raw.email, r.raw.username, '', '', ''];
+      case 'USER':
+        return [r.type, r.userId, r.email, r.username, '', '', ''];
+      case 'EMBED_USER':
+        return [r.type, r.embedUserId, r.email, r.username, r.embedTenantName, r.externalId, ''];
+      case 'SLACK':
+        return [r.type, r.channelId, '', r.username, '', '', r.channelName];
+      default:
+        return [`${r.rawType} (unknown kind)`, '', r.raw.email, r.raw.username, '', '', ''];
     }
   });
   return toTable(['TYPE', 'ID', 'EMAIL', 'USERNAME', 'TENANT', 'EXTERNAL ID', 'CHANNEL'], rows);

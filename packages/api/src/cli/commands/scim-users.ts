@@ -12,13 +12,17 @@ const NAME = 'scim-users';
 const COLUMNS = ['id', 'userName', 'externalId', 'displayName', 'givenName', 'familyName', 'email', 'active'] as const;
 
 function record(u: ScimUser): Row {
-  const name = (u.name ?? {});
+  const name = u.name ?? {};
   const email = u.emails?.find((e) => e.primary === true) ?? u.emails?.[0];
   return {
-    id: u.id, userName: u.userName, externalId: u.externalId ?? null, displayName: u.displayName ?? null,
+    id: u.id,
+    userName: u.userName,
+    externalId: u.externalId ?? null,
+    displayName: u.displayName ?? null,
     givenName: typeof name.givenName === 'string' ? name.givenName : null,
     familyName: typeof name.familyName === 'string' ? name.familyName : null,
-    email: email?.value ?? null, active: u.active ?? null,
+    email: email?.value ?? null,
+    active: u.active ?? null,
   };
 }
 
@@ -68,6 +72,8 @@ ${EXIT_HELP}
 
   hint(err) {
     if (err.status === 401) return 'check SVC_API_TOKEN (the SCIM token) and --auth-scheme';
-    return err.status === 403 ? 'SVC_API_TOKEN must be the SCIM token: the SCIM endpoint refuses a REST API key' : undefined;
+    return err.status === 403
+      ? 'SVC_API_TOKEN must be the SCIM token: the SCIM endpoint refuses a REST API key'
+      : undefined;
   },
 };
