@@ -30,8 +30,8 @@ const CSV_HEADER = 'type,userId,email,username,embedUserId,embedTenantName,exter
 /** Per child process: generous, for a machine under heavy load. Tests assert order and outcome, never speed. */
 const CHILD_LIMIT_MS = 120_000;
 /** What no terminal-bound output may hold: C0 (but tab, LF, CR), DEL, C1, line/paragraph separators, bidi controls. */
-// eslint-disable-next-line no-control-regex
 const UNSAFE_OUTPUT =
+  // eslint-disable-next-line no-control-regex -- the control characters are what it finds
   /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
 
 /** The environment without any SVC_* variable of the developer's shell. */

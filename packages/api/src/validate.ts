@@ -39,7 +39,7 @@ export function normaliseBaseUrl(input: unknown): string {
   const raw = String(input);
   // The URL parser drops an empty user-info ("https://@host"), so the authority is checked as written,
   // after the clean-up the parser itself does (tabs and line breaks removed, the ends trimmed).
-  // eslint-disable-next-line no-control-regex
+  // eslint-disable-next-line no-control-regex -- trims C0 controls and spaces at the ends, as the URL parser does
   const written = raw.replace(/[\t\n\r]/g, '').replace(/^[\u0000-\u0020]+|[\u0000-\u0020]+$/g, '');
   const authority = /^[A-Za-z][A-Za-z0-9+.-]*:[\\/]*([^\\/?#]*)/.exec(written)?.[1] ?? '';
   if (authority.includes('@')) {
