@@ -1274,6 +1274,46 @@ describe('token redaction: causes, letter case, every server string', () => {
     }
   });
 
+  test('a token with a character slipped into it is still redacted: BEL, a line break, zero-width characters', async () => {
+    const cut = 8;
+    for (const slipped of [
+      '\u0007',
+      '\n',
+      '\r\n',
+      '\t',
+      ' ',
+      '\u200b',
+      '\u200c',
+      '\u200d',
+      '\u2060',
+      '\ufeff',
+      '\u200b\u0007 ',
+    ]) {
+      const echoed = `${TOKEN.slice(0, cut)}${slipped}${TOKEN.slice(cut)}`;
+      const errors = [];
+      const rest = fakeFetch(() => json({ message: `bad ${echoed} here` }, { status: 401 }));
+      errors.push(
+        await client(rest)
+          .listRecipients(ids)
+          .catch((e) => e),
+      );
+      const plain = fakeFetch(
+        () => new Response(`no ${echoed}`, { status: 400, headers: { 'content-type': 'text/plain' } }),
+      );
+      errors.push(
+        await client(plain)
+          .listRecipients(ids)
+          .catch((e) => e),
+      );
+      for (const e of errors) assert.ok(e instanceof SvcApiError, String(e));
+      assert.equal(errors[0].detail, 'bad [REDACTED] here', JSON.stringify(slipped));
+      const surface = leakSurface(...errors);
+      assertNoToken(surface, TOKEN);
+      // Nor the token's two halves side by side, as a terminal would show them.
+      assert.ok(!surface.includes(TOKEN.slice(cut)), JSON.stringify(slipped));
+    }
+  });
+
   test('the content type is redacted before it is lowercased, and shown as sent', async () => {
     const mixed = `Text/X-${TOKEN}; charset=${TOKEN}`;
     const fetch = fakeFetch(() => new Response('x', { headers: { 'content-type': mixed } }));

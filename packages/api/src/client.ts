@@ -4,6 +4,7 @@
 import { SvcApiError } from './errors.js';
 import { Transport } from './http.js';
 import { PageItems } from './items.js';
+import { REDACTED, redactor } from './text.js';
 import type { JsonResult } from './http.js';
 import type {
   ListRecipientsParams,
@@ -38,23 +39,10 @@ import {
 /** Node's `util.inspect` hook, by its registry name so that nothing here imports `node:util`. */
 export const inspectCustom: unique symbol = Symbol.for('nodejs.util.inspect.custom');
 
-/** Replaces a token in any text; shown by `toJSON` and `util.inspect` instead of the token. */
-const REDACTED = '[REDACTED]';
 /** Pages in a row with no items but a next cursor before iteration gives up as a server loop. */
 const MAX_EMPTY_PAGES = 3;
 
 type Inspect = (value: unknown, options?: unknown) => string;
-
-/**
- * Replaces the token in any text, whatever its letter case, raw or URL-encoded. The token has at
- * least 8 characters (checkToken), so this cannot mangle ordinary words of a message.
- */
-function redactor(token: string): (text: string) => string {
-  const forms = new Set([token, encodeURIComponent(token), new URLSearchParams({ t: token }).toString().slice(2)]);
-  const escaped = [...forms].sort((a, b) => b.length - a.length).map((f) => f.replace(/[\\^$.*+?()[\]{}|/-]/g, '\\$&'));
-  const pattern = new RegExp(escaped.join('|'), 'gi');
-  return (text) => text.replace(pattern, REDACTED);
-}
 
 /** Whether this looks like a browser: a page (`window` and `document`) or a Web, Shared or Service Worker. */
 function inBrowser(): boolean {
@@ -163,10 +151,12 @@ export class ScimApi {
     return new PageItems(this.#pages(start, count, signal, onPage, maxPages));
   }
 
+  /** One page of users; `size`, when given, receives the response body's size. */
   async #list(
     startIndex: number | undefined,
     count: number | undefined,
     signal?: AbortSignal,
+    size?: { bytes: number },
   ): Promise<ScimListResponse> {
     const query = new URLSearchParams();
     if (startIndex !== undefined) query.set('startIndex', String(startIndex));
@@ -174,6 +164,7 @@ export class ScimApi {
     const qs = query.toString();
     const path = `/scim/v2/Users${qs ? `?${qs}` : ''}`;
     const res = await this.#get(path, signal);
+    if (size) size.bytes = res.bytes;
     return withContext(() => parseScimList(res.body, startIndex ?? 1), path, res, this.#redact);
   }
 
@@ -188,7 +179,8 @@ export class ScimApi {
     let next = start;
     let received = 0;
     for (let page = 1; ; page++) {
-      const list = await this.#list(next, count, signal);
+      const size = { bytes: 0 };
+      const list = await this.#list(next, count, signal, size);
       if (list.startIndex !== next) {
         throw paginationError(
           `page ${page} has startIndex ${list.startIndex} but startIndex ${next} was requested ` +
@@ -202,7 +194,7 @@ export class ScimApi {
       const users = list.Resources.length > room ? list.Resources.slice(0, room) : list.Resources;
       const n = users.length;
       received += n;
-      onPage?.({ page, pageItems: n, received, total: list.totalResults });
+      onPage?.({ page, pageItems: n, received, total: list.totalResults, bytes: size.bytes });
       yield users;
       // Advance by what actually came back: servers may return fewer than `count`.
       next += n;
@@ -358,6 +350,7 @@ export class SvcClient {
     first: number | undefined,
     after: string | undefined,
     signal: AbortSignal | undefined,
+    size?: { bytes: number },
   ): Promise<NotificationRecipientsListResponse> {
     const query = new URLSearchParams();
     if (first !== undefined) query.set('first', String(first));
@@ -372,6 +365,7 @@ export class SvcClient {
       accept: 'application/json',
       notFound: `notification ${notificationId} is not in deployment ${deploymentId} (or the base URL is wrong)`,
     });
+    if (size) size.bytes = res.bytes;
     return withContext(() => parseRecipientsPage(res.body), path, res, this.#redact);
   }
 
@@ -388,9 +382,10 @@ export class SvcClient {
     let emptyRun = 0;
     const where = `/v1/deployments/${p.deploymentId}/notifications/${p.notificationId}/recipients`;
     for (let page = 1; ; page++) {
-      const res = await this.#page(p.deploymentId, p.notificationId, p.first, after, p.signal);
+      const size = { bytes: 0 };
+      const res = await this.#page(p.deploymentId, p.notificationId, p.first, after, p.signal, size);
       received += res.items.length;
-      onPage?.({ page, pageItems: res.items.length, received });
+      onPage?.({ page, pageItems: res.items.length, received, bytes: size.bytes });
       yield res.items;
       const info = res.pageInfo;
       if (!info || !info.hasNextPage) return;

@@ -36,6 +36,8 @@ export interface RequestSpec {
 /** A successful response's parsed JSON body. */
 export interface JsonResult {
   body: unknown;
+  /** The body's size in bytes, as received. */
+  bytes: number;
   status: number;
   requestId: string | undefined;
 }
@@ -52,11 +54,12 @@ const MAX_DETAIL = 300;
 const IMF_FIXDATE = /^[A-Za-z]{3}, \d{2} [A-Za-z]{3} \d{4} \d{2}:\d{2}:\d{2} GMT$/;
 
 /**
- * Single-line, bounded, credential-free text for messages. Redaction comes first, on the text as
- * received: any transformation before it (case, trimming, cutting) could leave a token unrecognised.
+ * Single-line, bounded, credential-free text for messages. Redaction comes on the text as received, and again
+ * after it has been made one safe line, before the cut: the neutraliser can turn a token with a BEL or a line break
+ * slipped into it into one with a space, which the second pass still recognises.
  */
 function clean(text: string, redact: (t: string) => string, max = MAX_DETAIL): string {
-  const flat = replaceUnsafe(redact(text), ' ').replace(/\s+/g, ' ').trim();
+  const flat = redact(replaceUnsafe(redact(text), ' ').replace(/\s+/g, ' ').trim());
   return flat.length > max ? `${flat.slice(0, max - 1)}${ELLIPSIS}` : flat;
 }
 
@@ -147,7 +150,6 @@ function discard(res: Response): void {
 }
 
 /** Decodes UTF-8 (a BOM is dropped, bad sequences become U+FFFD); without `stream`, decode() keeps no state. */
-const utf8 = new TextDecoder();
 
 /**
  * Reads a body as a stream, at most `cap` bytes: past it, reading stops, the rest is cancelled and
@@ -158,13 +160,17 @@ async function readCapped(
   res: Response,
   cap: number,
   signal: AbortSignal,
-): Promise<{ text: string; truncated: boolean }> {
+): Promise<{ text: string; truncated: boolean; bytes: number }> {
   const body = res.body;
-  if (!body) return { text: '', truncated: false };
+  if (!body) return { text: '', truncated: false, bytes: 0 };
   const reader = body.getReader();
   // One abort listener for the whole body, raced with each read.
   const abort = abortRace(signal);
-  const chunks: Uint8Array[] = [];
+  // Decoded chunk by chunk (a character split between chunks is kept for the next): no copy of the whole body
+  // into one buffer. Large buffers freed page after page make the process's memory grow (the allocator keeps
+  // them); strings live in the JavaScript heap, which gives its space back.
+  const decoder = new TextDecoder();
+  let text = '';
   let size = 0;
   let truncated = false;
   try {
@@ -175,12 +181,12 @@ async function readCapped(
         throw new TypeError('the response body stream gave a chunk that is not bytes');
       const room = cap - size;
       if (value.byteLength > room) {
-        chunks.push(value.subarray(0, room));
+        text += decoder.decode(value.subarray(0, room), { stream: true });
         size = cap;
         truncated = true;
         break;
       }
-      chunks.push(value);
+      text += decoder.decode(value, { stream: true });
       size += value.byteLength;
     }
   } catch (err) {
@@ -190,15 +196,7 @@ async function readCapped(
     abort.release();
   }
   if (truncated) reader.cancel().catch(() => {});
-  // A body usually comes in one chunk: decoded as it is, without a copy.
-  if (chunks.length === 1) return { text: utf8.decode(chunks[0]), truncated };
-  const bytes = new Uint8Array(size);
-  let at = 0;
-  for (const c of chunks) {
-    bytes.set(c, at);
-    at += c.byteLength;
-  }
-  return { text: utf8.decode(bytes), truncated };
+  return { text: text + decoder.decode(), truncated, bytes: size };
 }
 
 /** A retried failure is always an HTTP_ERROR (429, 502, 503, 504), a NETWORK_ERROR or a TIMEOUT. */
@@ -341,7 +339,7 @@ export class Transport {
             },
           );
         }
-        let read: { text: string; truncated: boolean };
+        let read: { text: string; truncated: boolean; bytes: number };
         try {
           read = await readCapped(res, MAX_RESPONSE_BYTES, ctrl.signal);
         } catch (err) {
@@ -356,7 +354,7 @@ export class Transport {
           });
         }
         try {
-          return { done: { body: JSON.parse(read.text) as unknown, status, requestId } };
+          return { done: { body: JSON.parse(read.text) as unknown, bytes: read.bytes, status, requestId } };
         } catch {
           throw fail(`the response body is not valid JSON${rid}`, {
             code: 'INVALID_RESPONSE',

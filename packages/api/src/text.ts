@@ -27,3 +27,31 @@ export function escapeUnsafeJson(json: string): string {
 }
 
 const UNSAFE_ALL = new RegExp(UNSAFE_CHARS.source, 'gu');
+
+/** What a token shows as in any text the client or the command writes. */
+export const REDACTED = '[REDACTED]';
+
+/**
+ * What may stand between a token's characters once a server has echoed it and a message has been made safe:
+ * unsafe characters (a BEL, a zero-width space), whitespace (a line break, or the space that replaced an unsafe
+ * character), and `?` (the other replacement).
+ */
+const FILLER = `(?:[\\s?]|${UNSAFE_CHARS.source})*`;
+
+/**
+ * Replaces a token in any text: raw or URL-encoded, in any letter case, and also when characters are slipped
+ * between its own (`sk-live-\u200bABC`, `sk-live-\u0007ABC`, or the `sk-live- ABC` that a neutraliser makes of
+ * them). Apply it to text as it will be shown, after every normalisation. Tokens have at least 8 characters
+ * (the client checks), so this cannot mangle ordinary words.
+ */
+export function redactor(token: string): (text: string) => string {
+  const forms = new Set([token, encodeURIComponent(token), new URLSearchParams({ t: token }).toString().slice(2)]);
+  const pattern = new RegExp(
+    [...forms]
+      .sort((a, b) => b.length - a.length)
+      .map((form) => [...form].map((c) => c.replace(/[\\^$.*+?()[\]{}|/]/g, '\\$&')).join(FILLER))
+      .join('|'),
+    'giu',
+  );
+  return (text) => text.replace(pattern, REDACTED);
+}

@@ -8,11 +8,12 @@ export const isLoopbackHost = (hostname: string): boolean =>
 /**
  * Characters that change how text is displayed, logged or parsed, and never belong in a path, a session or a line
  * of output: the C0 and C1 controls, DEL, the Arabic letter mark, LRM and RLM, the line and paragraph separators,
- * the bidirectional embeddings, overrides and isolates, and lone surrogates (which also make `encodeURIComponent`
- * throw).
+ * the bidirectional embeddings, overrides and isolates, lone surrogates (which also make `encodeURIComponent`
+ * throw), and the invisible ones that could hide inside a word (a token, say) without showing: the zero-width
+ * space, non-joiner and joiner, the word joiner and the byte order mark (U+200B-U+200D, U+2060, U+FEFF).
  */
 // eslint-disable-next-line no-control-regex -- the control characters are what it matches
-export const UNSAFE_CHARS = /[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069]|\p{Cs}/u;
+export const UNSAFE_CHARS = /[\x00-\x1f\x7f-\x9f\u061c\u200b-\u200f\u2028-\u202e\u2060\u2066-\u2069\ufeff]|\p{Cs}/u;
 
 /** `text` with every unsafe character (see {@link UNSAFE_CHARS}) replaced by `replacement`. */
 export const replaceUnsafe = (text: string, replacement: string): string =>

@@ -3,7 +3,7 @@
  * (a full disk, a closed pipe) is known before anything claims success. Messages go to stderr as
  * whole lines, neutralised, and a live progress line is cleared before any of them.
  */
-import { replaceUnsafe } from '../text.js';
+import { redactor, replaceUnsafe } from '../text.js';
 
 /** What the CLI needs of a stream: `process.stdout` and `process.stderr` have it, and so do test doubles. */
 export interface OutStream {
@@ -46,7 +46,7 @@ export function makeIo({ stdout, stderr, stderrIsTty, env }: IoInit): Io {
   const token = env.SVC_API_TOKEN;
   // The client already keeps the token out of everything it reports; this is the last net, for any
   // other error text.
-  const redact = (text: string) => (token && token.length >= 8 ? text.split(token).join('[REDACTED]') : text);
+  const redact = token && token.length >= 8 ? redactor(token) : (text: string) => text;
   // Width of the status line on screen, 0 when there is none. Redrawn with a carriage return and
   // spaces: no escape sequence, so nothing depends on the terminal's capabilities.
   let shown = 0;
@@ -70,13 +70,13 @@ export function makeIo({ stdout, stderr, stderrIsTty, env }: IoInit): Io {
       stderr.write(
         text
           .split('\n')
-          .map((line) => replaceUnsafe(redact(line), '?'))
+          .map((line) => redact(replaceUnsafe(redact(line), '?')))
           .join('\n'),
       );
     },
     status(text) {
       if (!live) return;
-      const line = replaceUnsafe(redact(text), '?');
+      const line = redact(replaceUnsafe(redact(text), '?'));
       stderr.write(`\r${line.padEnd(shown)}`);
       shown = line.length;
     },
