@@ -37,7 +37,7 @@ const browsers = (opts.browsers ?? (opts.quick ? 'chromium,firefox' : 'chromium,
 // Rounds per suite. Each round runs every variant once, in an order rotated round by round.
 const CONFIG = opts.quick
   ? {
-      rest: { rounds: 4, runsPerProcess: 5, cliRounds: 4 },
+      rest: { rounds: 4, runsPerProcess: 5, cliRounds: 4, millionRounds: 1 },
       messages: { rounds: 3, burst: 10_000, synthetic: 10_000, flood: 100_000 },
       mount: { rounds: 5, cycles: 50, leakCycles: 200 },
       ready: { rounds: 8 },
@@ -45,7 +45,7 @@ const CONFIG = opts.quick
   : // A synthetic run lasts about 0.1 s, and one burst of load from elsewhere moves it by tens of percent:
     // its median takes three times the rounds.
     {
-      rest: { rounds: 21, runsPerProcess: 10, cliRounds: 21 },
+      rest: { rounds: 21, runsPerProcess: 10, cliRounds: 21, millionRounds: 3 },
       messages: { rounds: 21, syntheticRounds: 63, burst: 10_000, synthetic: 10_000, flood: 100_000 },
       mount: { rounds: 41, cycles: 100, leakCycles: 1000 },
       ready: { rounds: 40 },

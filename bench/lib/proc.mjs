@@ -1,5 +1,6 @@
 // Child processes of the bench: the build, long-running servers (stopped by closing their stdin) and
 // measured runs.
+import { createHash } from 'node:crypto';
 import { spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync, readdirSync, statSync } from 'node:fs';
@@ -69,17 +70,24 @@ export async function runNode(args, { env = process.env } = {}) {
  * Runs `node args…` with the CPU reporter preloaded; resolves with the child's own CPU time (every
  * thread, from getrusage at its exit), its wall time, and its stdout as bytes.
  */
-export async function measureNode(args, { env }) {
+export async function measureNode(args, { env, digest = false }) {
   const t0 = performance.now();
   const child = spawn(process.execPath, ['--import', cpuReport, ...args], {
     cwd: root,
     env,
     stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
   });
+  // With `digest`, stdout is hashed as it comes, not kept: a listing of a million recipients is hundreds of MB.
   const out = [];
+  const hash = digest ? createHash('sha256') : undefined;
+  let outBytes = 0;
   let report = '';
   let stderr = '';
-  child.stdout.on('data', (d) => out.push(d));
+  child.stdout.on('data', (d) => {
+    outBytes += d.length;
+    if (hash) hash.update(d);
+    else out.push(d);
+  });
   child.stderr.setEncoding('utf8').on('data', (d) => {
     stderr += d;
   });
@@ -89,5 +97,13 @@ export async function measureNode(args, { env }) {
   const [code] = await once(child, 'close');
   const wallMs = performance.now() - t0;
   if (code !== 0 || !report) throw new Error(`node ${args.join(' ')} exited with ${code}: ${stderr.trim()}`);
-  return { cpuMs: JSON.parse(report).cpuUs / 1000, wallMs, stdout: Buffer.concat(out) };
+  const { cpuUs, maxRssBytes } = JSON.parse(report);
+  return {
+    cpuMs: cpuUs / 1000,
+    maxRssBytes,
+    wallMs,
+    stdout: Buffer.concat(out),
+    outBytes,
+    ...(hash ? { sha256: hash.digest('hex') } : {}),
+  };
 }

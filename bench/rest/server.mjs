@@ -1,5 +1,6 @@
 // The REST bench's loopback server, run as its own process so its CPU never counts against the client:
-// one notification of 10,000 recipients in 50 pages of 200, every page serialised once at start-up.
+// one notification of 10,000 recipients in 50 pages of 200, every page serialised once at start-up; or, with
+// a count as its argument (1000000), that many, each page serialised when it is asked for.
 // Prints its origin on stdout; answers like the tenant (JSON, x-request-id, opaque cursors).
 import { createServer } from 'node:http';
 import { LISTING, TOKEN, TOTAL } from './common.mjs';
@@ -47,11 +48,11 @@ function recipient(i) {
   }
 }
 
+const total = Number(process.argv[2] ?? TOTAL);
 const cursor = (page, end = 'after') => Buffer.from(`rc1:1:${page}:${end}`).toString('base64url');
-const pages = new Map();
-for (let p = 0; p < TOTAL / PAGE; p++) {
+function pageBody(p) {
   const items = Array.from({ length: PAGE }, (_, k) => recipient(p * PAGE + k));
-  const last = p === TOTAL / PAGE - 1;
+  const last = p === total / PAGE - 1;
   const body = {
     items,
     pageInfo: {
@@ -61,7 +62,15 @@ for (let p = 0; p < TOTAL / PAGE; p++) {
       endCursor: cursor(p + 1),
     },
   };
-  pages.set(p === 0 ? '' : cursor(p), Buffer.from(JSON.stringify(body)));
+  return Buffer.from(JSON.stringify(body));
+}
+const pages = new Map();
+if (total <= TOTAL) for (let p = 0; p < total / PAGE; p++) pages.set(p === 0 ? '' : cursor(p), pageBody(p));
+/** The page that `after` names, or undefined. */
+function lookup(after) {
+  if (total <= TOTAL) return pages.get(after);
+  const p = after === '' ? 0 : Number(/^rc1:1:(\d+):after$/.exec(Buffer.from(after, 'base64url').toString())?.[1]);
+  return Number.isInteger(p) && p >= 0 && p < total / PAGE ? pageBody(p) : undefined;
 }
 
 let requests = 0;
@@ -69,7 +78,7 @@ const server = createServer((req, res) => {
   const url = new URL(req.url, 'http://x');
   const body =
     url.pathname === PATH && req.headers.authorization === `Bearer ${TOKEN}`
-      ? pages.get(url.searchParams.get('after') ?? '')
+      ? lookup(url.searchParams.get('after') ?? '')
       : undefined;
   if (!body) {
     res.writeHead(404, { 'content-type': 'application/json' }).end('{"message":"not found"}');

@@ -1,5 +1,7 @@
 // The REST client and the CLI against the raw loop (bench/rest/common.mjs), on a loopback server of
-// 10,000 recipients in 50 pages that runs as its own process.
+// 10,000 recipients in 50 pages that runs as its own process; then the CLI's streamed formats on a listing of
+// 1,000,000 recipients (5,000 pages of 200), for its peak RSS and its CPU against the raw loop that writes
+// the same bytes (bench/rest/raw-stream.mjs).
 import { join } from 'node:path';
 import { alternate, compare } from '../lib/stats.mjs';
 import { measureNode, root, runNode, startServer } from '../lib/proc.mjs';
@@ -20,9 +22,59 @@ const CLI_ARGS = [
 const RAW_CLI = [join(root, 'bench/rest/raw-cli.mjs')];
 
 const cpu = (runs) => runs.map((m) => m.cpuMs);
+const MILLION = 1_000_000;
+const MB = (runs) => runs.map((m) => m.maxRssBytes / 1e6);
 const row = (figure, value, floor, goal) => compare(figure, cpu(value), cpu(floor), goal, 'ms');
 
-export async function restSuite({ rounds, runsPerProcess, cliRounds, log }) {
+/** The million-recipient rows: each streamed format, CPU against its raw loop, and the peak RSS of both. */
+async function millionRows(millionRounds, log) {
+  const server = await startServer(join(root, 'bench/rest/server.mjs'), [String(MILLION)]);
+  try {
+    const env = { ...process.env, SVC_API_TOKEN: TOKEN, SVC_BASE_URL: `${server.origin}/api` };
+    const rows = [];
+    const raw = {};
+    for (const format of ['json', 'ndjson', 'csv']) {
+      const args = [...CLI_ARGS.slice(0, -1), format];
+      const floor = [join(root, 'bench/rest/raw-stream.mjs'), format];
+      log(
+        `CLI, ${MILLION.toLocaleString('en')} recipients, --format ${format}: ${millionRounds} rounds of two processes…`,
+      );
+      let digests;
+      const runs = await alternate(
+        ['cli', 'raw'],
+        millionRounds,
+        async (variant) => {
+          const m = await measureNode(variant === 'cli' ? args : floor, { env, digest: true });
+          digests = { ...digests, [variant]: m.sha256 };
+          return { cpuMs: m.cpuMs, maxRssBytes: m.maxRssBytes, outBytes: m.outBytes };
+        },
+        { warmup: 0 },
+      );
+      // The floor must write exactly what the CLI writes, or the comparison would be of different work.
+      if (digests.cli !== digests.raw)
+        throw new Error(`--format ${format}: the raw loop and the CLI wrote different bytes`);
+      const peak = Math.max(...MB(runs.cli));
+      rows.push(
+        row(
+          `\`svc-embed recipients --format ${format}\`, ${MILLION.toLocaleString('en')} recipients in 5,000 pages, child CPU`,
+          runs.cli,
+          runs.raw,
+          1.1,
+        ),
+        {
+          ...compare(`  the same, peak RSS (the raw loop's beside it)`, MB(runs.cli), MB(runs.raw), undefined, 'MB'),
+          note: `goal under 100 MB: ${peak < 100 ? '✅' : '❌'} (${runs.cli[0].outBytes.toLocaleString('en')} B written)`,
+        },
+      );
+      raw[format] = runs;
+    }
+    return { rows, raw };
+  } finally {
+    server.stop();
+  }
+}
+
+export async function restSuite({ rounds, runsPerProcess, cliRounds, millionRounds, log }) {
   const server = await startServer(join(root, 'bench/rest/server.mjs'));
   try {
     const baseUrl = `${server.origin}/api`;
@@ -50,6 +102,7 @@ export async function restSuite({ rounds, runsPerProcess, cliRounds, log }) {
       const m = await measureNode(variant === 'cli' ? CLI_ARGS : RAW_CLI, { env });
       return { cpuMs: m.cpuMs, wallMs: m.wallMs };
     });
+    const million = await millionRows(millionRounds, log);
     return {
       rows: [
         row('`SvcClient.recipients()`, 10,000 recipients in 50 pages, process CPU', inproc.client, inproc.raw, 1.1),
@@ -64,8 +117,9 @@ export async function restSuite({ rounds, runsPerProcess, cliRounds, log }) {
           inproc.raw,
         ),
         row('`svc-embed recipients --format json`, end to end, child CPU', runs.cli, runs.raw, 1.05),
+        ...million.rows,
       ],
-      raw: { inproc, cli: runs, cliOutputBytes: cli.stdout.length },
+      raw: { inproc, cli: runs, cliOutputBytes: cli.stdout.length, million: million.raw },
     };
   } finally {
     server.stop();

@@ -32,7 +32,7 @@ const CHILD_LIMIT_MS = 120_000;
 /** What no terminal-bound output may hold: C0 (but tab, LF, CR), DEL, C1, line/paragraph separators, bidi controls. */
 const UNSAFE_OUTPUT =
   // eslint-disable-next-line no-control-regex -- the control characters are what it finds
-  /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
+  /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028\u2029\u202a-\u202e\u2060\u2066-\u2069\ufeff]/;
 
 /** The environment without any SVC_* variable of the developer's shell. */
 function cleanEnv(extra) {
@@ -137,13 +137,36 @@ describe('svc-embed help and usage', () => {
     }
   });
 
+  test('a token pasted as an argument is never echoed: a stray argument and an unknown command are named by position', async () => {
+    const srv = await loopback(() => assert.fail('no request expected'));
+    const token = 'sk-live-ABCdef1234567890';
+    try {
+      const env = { SVC_BASE_URL: `${srv.origin}/api`, SVC_API_TOKEN: 'cli-usage-token' };
+      for (const [args, message] of [
+        [['recipients', token], /unexpected argument at position 2: recipients takes flags only/],
+        [['recipients', '--deployment', '1', '--notification', '1', token], /unexpected argument at position 6/],
+        [['scim-users', '--', token], /unexpected argument at position 3/],
+        [[token], /unknown command at position 1/],
+        [[token, '--deployment', '1'], /unknown command at position 1/],
+      ]) {
+        const r = await run(args, env);
+        assert.equal(r.code, 2, r.stderr);
+        assert.match(r.stderr, message);
+        for (const part of [token, 'ABCdef', '1234567890'])
+          assert.ok(!r.stderr.includes(part) && !r.stdout.includes(part), `${args.join(' ')}: ${r.stderr}`);
+      }
+    } finally {
+      await srv.close();
+    }
+  });
+
   test('usage errors exit 2 and send nothing', async () => {
     const srv = await loopback(() => assert.fail('no request expected'));
     try {
       const env = { SVC_BASE_URL: `${srv.origin}/api`, SVC_API_TOKEN: 'cli-usage-token' };
       const cases = [
-        [['frobnicate'], env, /unknown command "frobnicate"\n/],
-        [['recipient'], env, /unknown command "recipient"; did you mean "recipients"\?/],
+        [['frobnicate'], env, /unknown command at position 1 \(commands: recipients, scim-users\)\n/],
+        [['recipient'], env, /unknown command at position 1; did you mean "recipients"\?/],
         [['recipients', '--notification', '1'], env, /--deployment is required/],
         [['recipients', '--deployment', '1'], env, /--notification is required/],
         [['recipients', '--deployment', 'abc', '--notification', '1'], env, /--deployment must be a positive integer/],
@@ -160,7 +183,7 @@ describe('svc-embed help and usage', () => {
         [
           ['recipients', '--deployment', '1', '--notification', '1', '--format', 'xml'],
           env,
-          /--format must be table, json or csv/,
+          /--format must be table, json, csv or ndjson/,
         ],
         [['recipients', '--deployment', '1', '--notification', '1', '--bogus'], env, /unknown flag "--bogus"\n/],
         [
@@ -181,7 +204,7 @@ describe('svc-embed help and usage', () => {
         [
           ['recipients', '--deployment', '1', '--notification', '1', '--format', 'jsno'],
           env,
-          /--format must be table, json or csv; did you mean json\?/,
+          /--format must be table, json, csv or ndjson; did you mean json\?/,
         ],
         [
           ['recipients', '--deployment', '1', '--deployment', '2', '--notification', '1'],
@@ -205,7 +228,12 @@ describe('svc-embed help and usage', () => {
           /--base-url is given more than once/,
         ],
         [['recipients', '--deployment', '--notification', '1'], env, /--deployment needs a value/],
-        [['recipients', '--deployment', '1', '--notification', '1', 'extra'], env, /unexpected argument "extra"/],
+        [
+          ['recipients', '--deployment', '1', '--notification', '1', 'extra'],
+          env,
+          /unexpected argument at position 6: recipients takes flags only/,
+        ],
+        [['scim-users', '--', 'extra'], env, /unexpected argument at position 3: scim-users takes flags only/],
         [['recipients', '--deployment', '1', '--notification', '1', '--quiet=yes'], env, /--quiet takes no value/],
         [
           ['recipients', '--deployment', '1', '--notification', '1'],
@@ -314,6 +342,34 @@ describe('svc-embed against the simulated tenant', () => {
     assert.deepEqual(items, seeded().map(expectedRecipient));
     // Three pages, and stderr is a pipe here: no page lines, no carriage return, no escape.
     assert.equal(r.stderr, 'svc-embed: 250 recipients\n');
+  });
+
+  test('--format json is written page by page, and is byte for byte the array that one write of the whole gave', async () => {
+    const r = await run(['recipients', '--deployment', '1', '--notification', '1', '--format', 'json', '-q'], env);
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.stdout, `${JSON.stringify(seeded().map(expectedRecipient), null, 2)}\n`);
+    const none = await run(['recipients', '--deployment', '1', '--notification', '3', '--format', 'json', '-q'], env);
+    assert.equal(none.code, 0, none.stderr);
+    assert.equal(none.stdout, '[]\n');
+    const noneCsv = await run(['recipients', '--deployment', '1', '--notification', '3', '--format', 'csv', '-q'], env);
+    assert.equal(noneCsv.stdout, `${CSV_HEADER}\r\n`, 'an empty listing is the header row');
+  });
+
+  test('--format ndjson: one JSON object a line, what jq -c reads', async () => {
+    const r = await run(['recipients', '--deployment', '1', '--notification', '1', '--format', 'ndjson'], env);
+    assert.equal(r.code, 0, r.stderr);
+    assert.ok(r.stdout.endsWith('}\n'));
+    const lines = r.stdout.slice(0, -1).split('\n');
+    assert.equal(lines.length, 250);
+    assert.deepEqual(
+      lines.map((l) => JSON.parse(l)),
+      seeded().map(expectedRecipient),
+    );
+    assert.equal(r.stderr, 'svc-embed: 250 recipients\n');
+    const users = await run(['scim-users', '--format', 'ndjson', '-q'], { ...env, SVC_API_TOKEN: 'demo-scim-token' });
+    assert.equal(users.code, 0, users.stderr);
+    assert.equal(users.stdout.trimEnd().split('\n').length, SCIM_USERS.length);
+    assert.equal(JSON.parse(users.stdout.split('\n')[0]).schemas[0], 'urn:ietf:params:scim:schemas:core:2.0:User');
   });
 
   test('--format csv: a header row, then one row per recipient', async () => {
@@ -467,7 +523,7 @@ describe('svc-embed faults (loopback server)', () => {
     );
   });
 
-  test('malformed JSON, a wrong shape or a cursor loop: exit 8 and no partial output', async () => {
+  test('malformed JSON, a wrong shape or a cursor loop: exit 8; what came before the failure stays written, the JSON array open', async () => {
     await withServer(
       (_req, res) => jsonRes(res, 200, '{"items": ['),
       async (env) => {
@@ -495,8 +551,14 @@ describe('svc-embed faults (loopback server)', () => {
         const r = await run([...args, '--format', 'json'], env);
         assert.equal(r.code, 8);
         assert.match(r.stderr, /repeats an earlier cursor/);
-        assert.equal(r.stdout, '');
+        // The first page was written as it arrived; the array is left open, so no JSON parser takes it for the whole.
+        assert.match(r.stdout, /^\[\n {2}\{\n {4}"type": "SLACK",/);
+        assert.throws(() => JSON.parse(r.stdout), SyntaxError);
         assert.equal(srv.requests.length, 2);
+        const ndjson = await run([...args, '--format', 'ndjson'], env);
+        assert.equal(ndjson.code, 8);
+        // Both pages arrived before the second one's cursor showed the loop.
+        assert.equal(ndjson.stdout, '{"type":"SLACK","channelId":"C1","channelName":null,"username":null}\n'.repeat(2));
       },
     );
   });
@@ -602,6 +664,25 @@ describe('svc-embed faults (loopback server)', () => {
     );
   });
 
+  test('a server that slips a BEL, a line break or a zero-width character into the echoed token still gets it redacted', async () => {
+    const cut = 8;
+    for (const slipped of ['\u0007', '\n', '\r\n', '\u200b', '\u200c', '\u200d', '\u2060', '\ufeff', '\u0007\u200b']) {
+      const echoed = `${TOKEN.slice(0, cut)}${slipped}${TOKEN.slice(cut)}`;
+      await withServer(
+        (_req, res) => jsonRes(res, 401, { message: `bad ${echoed} here`, detail: echoed }),
+        async (env) => {
+          const r = await run(args, env);
+          assert.equal(r.code, 3, r.stderr);
+          assert.match(r.stderr, /bad \[REDACTED\] here/, JSON.stringify(slipped));
+          // Neither the token nor its tail after the slipped character, as a terminal would show them.
+          for (const part of [TOKEN, TOKEN.slice(cut)])
+            assert.ok(!r.stderr.includes(part), `${JSON.stringify(slipped)}: ${r.stderr}`);
+          assert.doesNotMatch(r.stderr, UNSAFE_OUTPUT);
+        },
+      );
+    }
+  });
+
   test('CSV quoting, formula guard, unknown kinds kept; table and CSV neutralise controls, JSON escapes them', async () => {
     const items = [
       { type: 'USER', userId: 1, email: 'a,b@example.com', username: 'say "hi"' },
@@ -616,6 +697,8 @@ describe('svc-embed faults (loopback server)', () => {
       { type: 'TEAMS', email: 'team@example.com', teamId: 'T1' },
       { type: 'USER', userId: 3, email: 'evil\u202egnp.exe', username: '\u009b31m\u2028x\u200f' },
       { type: 'USER', userId: 4, email: '\uff1dSUM(A1)', username: '-1+1' },
+      { type: 'USER', userId: 5, email: '  =cmd|"/c calc"!A1', username: '\u3000@SUM(1)' },
+      { type: 'USER', userId: 6, email: ' +1', username: 'zero\u200bwidth\ufeff' },
     ];
     await withServer(
       (_req, res) => jsonRes(res, 200, { items, pageInfo: null }),
@@ -630,7 +713,7 @@ describe('svc-embed faults (loopback server)', () => {
         assert.doesNotMatch(csv.stdout.replace(/\r\n/g, ''), /[\r\n]/, 'line breaks only between records');
         const [header, ...rows] = parseCsv(csv.stdout);
         assert.equal(header.join(','), CSV_HEADER);
-        assert.equal(rows.length, 6);
+        assert.equal(rows.length, 8);
         const col = (row, name) => row[header.indexOf(name)];
         assert.equal(col(rows[0], 'email'), 'a,b@example.com');
         assert.equal(col(rows[0], 'username'), 'say "hi"');
@@ -644,6 +727,11 @@ describe('svc-embed faults (loopback server)', () => {
         assert.equal(col(rows[4], 'username'), '?31m?x?');
         assert.equal(col(rows[5], 'email'), `'\uff1dSUM(A1)`, 'a full-width = is a formula too');
         assert.equal(col(rows[5], 'username'), `'-1+1`);
+        // Spreadsheets trim leading spaces before they read a formula.
+        assert.equal(col(rows[6], 'email'), `'  =cmd|"/c calc"!A1`);
+        assert.equal(col(rows[6], 'username'), `'\u3000@SUM(1)`);
+        assert.equal(col(rows[7], 'email'), `' +1`);
+        assert.equal(col(rows[7], 'username'), 'zero?width?', 'zero-width characters are shown, as ?');
 
         const json = await run([...args, '--format', 'json'], env);
         assert.doesNotMatch(json.stdout, UNSAFE_OUTPUT, 'JSON writes them as \\u escapes');
@@ -657,7 +745,7 @@ describe('svc-embed faults (loopback server)', () => {
         assert.match(table.stdout, /\?\[31mred\?/);
         assert.match(table.stdout, /evil\?gnp\.exe/);
         assert.match(table.stdout, /TEAMS \(unknown kind\)/);
-        assert.equal(table.stdout.trimEnd().split('\n').length, 2 + 6);
+        assert.equal(table.stdout.trimEnd().split('\n').length, 2 + 8);
       },
     );
   });

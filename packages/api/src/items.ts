@@ -59,6 +59,45 @@ export class PageItems<T> implements AsyncGenerator<T, void, undefined> {
     });
   }
 
+  /**
+   * The items still to come, a page at a time, as the server sent them: for a caller that writes each page as
+   * it arrives (the CLI's streamed formats) and keeps none. Any other async iterable comes in batches of
+   * `batch` items. Leaving the loop early finishes `items`: no further request is sent. The caller makes no
+   * other call on `items` meanwhile.
+   */
+  static async *pages<T>(items: AsyncIterable<T>, batch = 200): AsyncGenerator<readonly T[], void, undefined> {
+    if (!(items instanceof PageItems)) {
+      let buffer: T[] = [];
+      for await (const item of items) {
+        buffer.push(item);
+        if (buffer.length >= batch) {
+          yield buffer;
+          buffer = [];
+        }
+      }
+      if (buffer.length) yield buffer;
+      return;
+    }
+    const it = items as PageItems<T>;
+    let finished = false;
+    try {
+      const rest = it.#page.slice(it.#at);
+      it.#finish();
+      if (rest.length) yield rest;
+      for (;;) {
+        const step = await it.#pages.next();
+        if (step.done) {
+          finished = true;
+          return;
+        }
+        yield step.value;
+      }
+    } finally {
+      // A break, a throw in the loop's body, or a failed request: the pages' generator ends, nothing more is sent.
+      if (!finished) await it.#pages.return();
+    }
+  }
+
   next(): Promise<IteratorResult<T, void>> {
     if (this.#busy === 0 && this.#at < this.#page.length)
       return Promise.resolve({ value: this.#page[this.#at++], done: false });

@@ -90,6 +90,8 @@ export interface PageProgress {
   readonly received: number;
   /** Total announced by the server, when it announces one (SCIM `totalResults`). */
   readonly total?: number;
+  /** The size of that page's response body, in bytes. */
+  readonly bytes: number;
 }
 
 /** Arguments of {@link SvcClient.recipients}. */

@@ -176,7 +176,8 @@ function invalid(field: string, expected: string): never {
 // properties (`item.email`), each checked by its value, and a bad one is named by its path, e.g.
 // `items[3].email`, built only then. Only own properties count: see ownFieldsOnly.
 
-const RECIPIENT_KEYS = [
+/** A recipient's fields, in the order of the spec's table: also the CLI's CSV columns. */
+export const RECIPIENT_FIELDS: readonly string[] = [
   'type',
   'userId',
   'email',
@@ -196,7 +197,7 @@ const RECIPIENT_KEYS = [
  * so the prototype cannot change while the page is checked.
  */
 function ownFieldsOnly(): boolean {
-  return !RECIPIENT_KEYS.some((key) => key in Object.prototype);
+  return !RECIPIENT_FIELDS.some((key) => key in Object.prototype);
 }
 
 /** A nullable string field: absent (JSON has no undefined) or null gives null. */

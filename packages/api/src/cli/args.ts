@@ -43,6 +43,7 @@ export const API_FLAGS = {
   'max-retries': { type: 'string' },
   timeout: { type: 'string' },
   quiet: { type: 'boolean', short: 'q' },
+  'max-bytes': { type: 'string' },
 } as const satisfies FlagSpecs;
 
 export const API_HELP = `Environment:
@@ -50,7 +51,9 @@ export const API_HELP = `Environment:
   SVC_BASE_URL    the base address, e.g. https://acme.example.com/api (or use --base-url)
 
 Common options:
-  --format <f>      table (default), json (one JSON array) or csv (a header row, then one row per item)
+  --format <f>      table (default), json (one JSON array), ndjson (one JSON object a line) or csv (a
+                    header row, then one row per item); json, ndjson and csv are written as pages arrive
+  --max-bytes <n>   table only: stop when the responses pass n bytes (default 67108864, 64 MiB)
   --base-url <url>  the base address; overrides SVC_BASE_URL
   --max-retries <n> retries after HTTP 429/502/503/504, a network error or a timeout, 0 to 10 (default 2)
   --timeout <ms>    time limit of each request (default 30000)
@@ -111,11 +114,19 @@ export function didYouMean(input: string, candidates: Iterable<string>, show = (
 }
 
 /**
+ * A positional argument that is not taken, named by its position on the command line, never by its value: it
+ * is often a token pasted in the wrong place, and a usage error is printed, logged and screenshotted.
+ */
+export const unexpectedArgument = (position: number, command: string): string =>
+  `unexpected argument at position ${position}: ${command} takes flags only (the argument is not shown: it may be a secret)`;
+
+/**
  * Parses `args` against `specs`. Refuses, as a {@link UsageError}: an unknown flag (with the closest
  * known one), a value flag given twice or without its value, a value for a boolean flag, and any
- * positional argument.
+ * positional argument. `before` is how many arguments precede `args` on the command line (the
+ * subcommand's name), so that a stray argument is named by its position.
  */
-export function parseFlags(args: readonly string[], specs: FlagSpecs, command: string): Flags {
+export function parseFlags(args: readonly string[], specs: FlagSpecs, command: string, before = 0): Flags {
   const values: Record<string, string | true | string[]> = Object.create(null) as Record<
     string,
     string | true | string[]
@@ -125,7 +136,7 @@ export function parseFlags(args: readonly string[], specs: FlagSpecs, command: s
   for (let i = 0; i < args.length; i++) {
     const arg = args[i];
     if (arg === '--') {
-      if (i + 1 < args.length) throw fail(`unexpected argument ${quote(args[i + 1])}: ${command} takes flags only`);
+      if (i + 1 < args.length) throw fail(unexpectedArgument(before + i + 2, command));
       break;
     }
     let name: string | undefined;
@@ -140,7 +151,7 @@ export function parseFlags(args: readonly string[], specs: FlagSpecs, command: s
         throw fail(`unknown flag ${quote(arg)}${didYouMean(arg.slice(1), Object.keys(specs), (c) => `--${c}`)}`);
       }
     } else {
-      throw fail(`unexpected argument ${quote(arg)}: ${command} takes flags only`);
+      throw fail(unexpectedArgument(before + i + 1, command));
     }
     const spec = Object.hasOwn(specs, name) ? specs[name] : undefined;
     if (spec === undefined) {

@@ -20,6 +20,7 @@ export const EXIT = {
   server: 7,
   badResponse: 8,
   output: 9,
+  tooLarge: 10,
   interrupted: 130,
 } as const;
 
@@ -34,7 +35,26 @@ export const EXIT_HELP = `Exit codes:
   7    server: HTTP 429, 5xx (after retries, or at once when Retry-After asks too long), a redirect, another status
   8    invalid response: wrong content type, malformed JSON, wrong shape, or a pagination loop
   9    output: stdout could not be written (a full disk, for example)
+  10   too large for a table: the responses passed --max-bytes (default 64 MiB); use --format csv or ndjson
   130  interrupted (Ctrl-C)`;
+
+/**
+ * The table format read more than it may hold: it needs every row before it prints one. The formats that
+ * write each page as it arrives have no such limit.
+ */
+export class ListingTooLarge extends Error {
+  constructor(
+    readonly limit: number,
+    readonly command: string,
+  ) {
+    super(
+      `the listing passed ${limit % (1024 * 1024) === 0 ? `${limit / (1024 * 1024)} MiB` : `${limit} bytes`} of responses ` +
+        '(--max-bytes) before it ended: the table needs every row before it prints one. ' +
+        'Use --format csv or --format ndjson, which write each page as it arrives, or raise --max-bytes',
+    );
+    this.name = 'ListingTooLarge';
+  }
+}
 
 /**
  * The client's option and parameter names, as the user of the CLI knows them. Only a message's
@@ -102,6 +122,10 @@ export function report(
     const said = err.cause instanceof Error ? err.cause.message : '';
     io.err(`${program}: cannot write to stdout: ${said.startsWith(err.code) ? said : err.code}\n`);
     return EXIT.output;
+  }
+  if (err instanceof ListingTooLarge) {
+    io.err(`${program}: ${err.message}\n`);
+    return EXIT.tooLarge;
   }
   if (signal.aborted) {
     io.err(`${io.live ? '\n' : ''}${program}: interrupted\n`);

@@ -2,11 +2,12 @@
  * Output formats. Every cell goes through one neutraliser ({@link replaceUnsafe}): control and
  * bidirectional characters are shown as `?` in the table and in CSV alike, since both end up on
  * terminals (`cat file.csv`). JSON keeps every value exactly, with those characters as `\u` escapes.
- * Row counts are unbounded, so nothing here spreads rows into a call's arguments.
+ * Row counts are unbounded, so nothing here spreads rows into a call's arguments. JSON, NDJSON and CSV
+ * are written a page at a time ({@link streamed}); only the table needs every row first.
  */
 import { ELLIPSIS, escapeUnsafeJson, replaceUnsafe } from '../text.js';
 
-export const FORMATS = ['table', 'json', 'csv'] as const;
+export const FORMATS = ['table', 'json', 'csv', 'ndjson'] as const;
 export type Format = (typeof FORMATS)[number];
 export type Row = Readonly<Record<string, unknown>>;
 
@@ -18,12 +19,15 @@ function safeText(value: unknown): string {
   return replaceUnsafe(typeof value === 'object' ? JSON.stringify(value) : String(value), '?');
 }
 
-/** Text starting with one of these is a formula to a spreadsheet (full-width forms included). */
-const FORMULA_START = /^[=+\-@\uff1d\uff0b\uff0d\uff20]/;
+/**
+ * Text starting with one of these is a formula to a spreadsheet (full-width forms included), also after
+ * spaces: spreadsheets trim them before they read a formula. Tabs and line breaks are `?` by then.
+ */
+const FORMULA_START = /^\p{Zs}*[=+\-@\uff1d\uff0b\uff0d\uff20]/u;
 
 /**
- * RFC 4180 cell. Text starting with = + - @ gets a leading apostrophe, so a spreadsheet opening the
- * file does not run a recipient-controlled name as a formula.
+ * RFC 4180 cell. Text starting with = + - @, or with spaces and then one of them, gets a leading
+ * apostrophe, so a spreadsheet opening the file does not run a recipient-controlled name as a formula.
  */
 function csvCell(value: unknown): string {
   let text = safeText(value);
@@ -31,9 +35,11 @@ function csvCell(value: unknown): string {
   return /[",]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
+const csvLine = (columns: readonly string[], row: Row) => columns.map((c) => csvCell(row[c])).join(',');
+
 export function toCsv(columns: readonly string[], rows: readonly Row[]): string {
   const lines = [columns.map(csvCell).join(',')];
-  for (const row of rows) lines.push(columns.map((c) => csvCell(row[c])).join(','));
+  for (const row of rows) lines.push(csvLine(columns, row));
   return `${lines.join('\r\n')}\r\n`;
 }
 
@@ -67,23 +73,88 @@ export function toTable(headers: readonly string[], rows: readonly (readonly unk
  * a listing of 10,000 took about 1% of `recipients --format json`.
  */
 export function toJson(value: unknown): Uint8Array {
-  const json = `${JSON.stringify(value, null, 2)}\n`;
+  return jsonBytes(`${JSON.stringify(value, null, 2)}\n`);
+}
+
+/** JSON text as stdout's bytes, with nothing raw that a terminal would act on. */
+export function jsonBytes(json: string): Uint8Array {
   const bytes = Buffer.from(json, 'utf8');
   return bytes.length === json.length && bytes.indexOf(0x7f) < 0 ? bytes : Buffer.from(escapeUnsafeJson(json), 'utf8');
 }
 
-/** The three renderings of one listing; each is computed only when asked for. */
-export interface Listing {
-  json: () => unknown;
-  csv: () => { columns: readonly string[]; rows: readonly Row[] };
-  table: () => string;
+/** What a listing command says of its items: their JSON, their CSV columns and rows, and its table. */
+export interface ListingFormats<T> {
+  /** An item as JSON and NDJSON write it. */
+  json(item: T): unknown;
+  readonly columns: readonly string[];
+  /** An item as a CSV row, by column. */
+  row(item: T): Row;
+  /** Every item as a table. */
+  table(items: readonly T[]): string;
 }
 
-export function render(format: Format, listing: Listing): string | Uint8Array {
-  if (format === 'json') return toJson(listing.json());
-  if (format === 'csv') {
-    const { columns, rows } = listing.csv();
-    return toCsv(columns, rows);
+/** A format written as the pages arrive: each page's text, then the text that ends the output. */
+export interface Streamed<T> {
+  page(items: readonly T[]): string;
+  end(): string;
+}
+
+/**
+ * `text` in pieces of at most `size` characters, never between the two halves of a surrogate pair: what is
+ * written at once stays small, so that no large buffer is made (and freed) for each page.
+ */
+export function* slices(text: string, size = 1 << 16): Generator<string, void, undefined> {
+  for (let at = 0; at < text.length;) {
+    let end = Math.min(at + size, text.length);
+    const last = text.charCodeAt(end - 1);
+    if (end < text.length && last >= 0xd800 && last <= 0xdbff) end++;
+    yield text.slice(at, end);
+    at = end;
   }
-  return listing.table();
+}
+
+/**
+ * JSON, NDJSON or CSV, a page at a time. Together the pieces are what one write of the whole listing gave:
+ * JSON is the array that `JSON.stringify(items, null, 2)` writes, CSV has its header even with no rows. Nothing
+ * is written before the first page has arrived, so a listing that fails at once writes nothing.
+ */
+export function streamed<T>(format: Exclude<Format, 'table'>, spec: ListingFormats<T>): Streamed<T> {
+  let count = 0;
+  if (format === 'ndjson') {
+    return {
+      page: (items) => {
+        let text = '';
+        for (const item of items) text += `${JSON.stringify(spec.json(item))}\n`;
+        count += items.length;
+        return text;
+      },
+      end: () => '',
+    };
+  }
+  if (format === 'csv') {
+    const header = () => (count++ === 0 ? `${spec.columns.map(csvCell).join(',')}\r\n` : '');
+    return {
+      page: (items) => {
+        let text = items.length ? header() : '';
+        for (const item of items) text += `${csvLine(spec.columns, spec.row(item))}\r\n`;
+        return text;
+      },
+      end: header,
+    };
+  }
+  return {
+    page: (items) => {
+      if (!items.length) return '';
+      // The page's elements as JSON.stringify(array, null, 2) writes them: its text between "[\n" and "\n]".
+      const array = JSON.stringify(
+        items.map((item) => spec.json(item)),
+        null,
+        2,
+      );
+      const text = `${count ? ',\n' : '[\n'}${array.slice(2, -2)}`;
+      count += items.length;
+      return text;
+    },
+    end: () => (count ? '\n]\n' : '[]\n'),
+  };
 }

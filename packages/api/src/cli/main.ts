@@ -10,7 +10,7 @@
  * Jobs by file: args.ts parses, commands/ hold the commands, format.ts renders, progress.ts reports
  * progress, io.ts writes, errors.ts turns failures into messages and exit codes.
  */
-import { API_HELP, GLOBAL_FLAGS, UsageError, didYouMean, parseFlags, quote } from './args.js';
+import { API_HELP, GLOBAL_FLAGS, UsageError, didYouMean, parseFlags } from './args.js';
 import type { Command } from './command.js';
 import { COMMANDS } from './commands/index.js';
 import { EXIT, EXIT_HELP, report } from './errors.js';
@@ -64,7 +64,8 @@ async function runParsed(
   signal: AbortSignal,
   program: string,
 ): Promise<number> {
-  const flags = parseFlags(args, { ...command.flags, ...GLOBAL_FLAGS }, command.name);
+  // After `svc-embed`, the subcommand's name is the first argument; a command run alone has none before its flags.
+  const flags = parseFlags(args, { ...command.flags, ...GLOBAL_FLAGS }, command.name, program === command.name ? 0 : 1);
   if (flags.help) {
     await io.out(command.help);
     return EXIT.ok;
@@ -99,12 +100,14 @@ export async function main(argv: readonly string[], io: Io, signal: AbortSignal)
     }
     command = find(word);
     if (!command) {
+      // Named by its position, like any argument a command does not take: it may be a pasted token.
+      const near = didYouMean(
+        word,
+        COMMANDS.map((c) => c.name),
+        (c) => `"${c}"`,
+      );
       throw new UsageError(
-        `unknown command ${quote(word)}${didYouMean(
-          word,
-          COMMANDS.map((c) => c.name),
-          (c) => `"${c}"`,
-        )}`,
+        `unknown command at position 1${near || ` (commands: ${COMMANDS.map((c) => c.name).join(', ')})`}`,
       );
     }
     return await runParsed(command, rest, io, signal, 'svc-embed');

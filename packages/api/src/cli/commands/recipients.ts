@@ -1,5 +1,6 @@
 /** `svc-embed recipients`: every recipient of a notification (spec 4.1). */
 import type { NotificationRecipient } from '../../index.js';
+import { RECIPIENT_FIELDS } from '../../validate.js';
 import { API_FLAGS, API_HELP, integerFlag } from '../args.js';
 import type { Command } from '../command.js';
 import { EXIT_HELP } from '../errors.js';
@@ -9,17 +10,7 @@ import { runListing } from '../listing.js';
 
 const NAME = 'recipients';
 
-const COLUMNS = [
-  'type',
-  'userId',
-  'email',
-  'username',
-  'embedUserId',
-  'embedTenantName',
-  'externalId',
-  'channelId',
-  'channelName',
-] as const;
+const COLUMNS = RECIPIENT_FIELDS;
 
 /**
  * The JSON/CSV record of a recipient: known kinds as typed, unknown kinds as the server sent them. No
@@ -48,7 +39,7 @@ function table(items: readonly NotificationRecipient[]): string {
 export const recipients: Command = {
   name: NAME,
   summary: 'list every recipient of a notification (GET /v1/deployments/{id}/notifications/{id}/recipients)',
-  help: `Usage: svc-embed recipients --deployment <id> --notification <id> [--first <n>] [--format table|json|csv] [--base-url <url>] [...]
+  help: `Usage: svc-embed recipients --deployment <id> --notification <id> [--first <n>] [--format table|json|ndjson|csv] [--base-url <url>] [...]
 
 Lists every recipient of a notification, following the pagination cursors. Needs an admin API key.
 
@@ -72,11 +63,10 @@ ${EXIT_HELP}
       noun: 'recipients',
       names: { deploymentId: '--deployment', notificationId: '--notification', first: '--first' },
       iterate: (client, onPage, signal) => client.recipients({ deploymentId, notificationId, first, signal, onPage }),
-      render: (items) => ({
-        json: () => items.map(record),
-        csv: () => ({ columns: COLUMNS, rows: items.map(record) }),
-        table: () => table(items),
-      }),
+      json: record,
+      columns: COLUMNS,
+      row: record,
+      table,
     });
   },
 

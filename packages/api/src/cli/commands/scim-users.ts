@@ -37,7 +37,7 @@ function table(users: readonly ScimUser[]): string {
 export const scimUsers: Command = {
   name: NAME,
   summary: 'list every SCIM user (GET /scim/v2/Users)',
-  help: `Usage: svc-embed scim-users [--format table|json|csv] [--auth-scheme Bearer|Api-Key] [--count <n>] [--base-url <url>]
+  help: `Usage: svc-embed scim-users [--format table|json|ndjson|csv] [--auth-scheme Bearer|Api-Key] [--count <n>] [--base-url <url>]
 
 Lists every SCIM user, page after page. SVC_API_TOKEN holds the SCIM token.
 
@@ -61,12 +61,11 @@ ${EXIT_HELP}
       names: { count: '--count', scimAuthScheme: '--auth-scheme' },
       scimAuthScheme: scheme,
       iterate: (client, onPage, signal) => client.scim.users({ count, signal, onPage }),
-      render: (users) => ({
-        // The SCIM resources as received: JSON carries every attribute, not only the columns.
-        json: () => users,
-        csv: () => ({ columns: COLUMNS, rows: users.map(record) }),
-        table: () => table(users),
-      }),
+      // The SCIM resources as received: JSON carries every attribute, not only the columns.
+      json: (user) => user,
+      columns: COLUMNS,
+      row: record,
+      table,
     });
   },
 
