@@ -19,22 +19,48 @@ const PAGES = {
 };
 const TENANT = /^[A-Za-z0-9]{1,32}$/;
 
-/** `GET /session?tenant=acme[&ttl=20]`: a fresh signed session, as a customer's backend would mint one. */
-function mintSession(ctx) {
-  ctx.set('cache-control', 'no-store');
-  const fail = (message) => {
-    ctx.status = 400;
-    ctx.body = { error: { message } };
+/**
+ * `GET /session?tenant=acme[&ttl=20]`: a fresh signed session, as a customer's backend would get one. With a ttl,
+ * from the tenant's session-generation API (`POST /api/v1/embed/sessions`, with the demo admin key, server to
+ * server): a session that carries its end, so that no reload and no other traffic can bring it back once it has
+ * expired. Without, a session that does not expire.
+ */
+function mintSession(tenantOrigin) {
+  return async (ctx) => {
+    ctx.set('cache-control', 'no-store');
+    const fail = (status, message) => {
+      ctx.status = status;
+      ctx.body = { error: { message } };
+    };
+    const { tenant = 'acme', ttl } = ctx.query;
+    if (Array.isArray(tenant) || Array.isArray(ttl)) return fail(400, 'tenant and ttl: at most once each');
+    if (!TENANT.test(tenant)) return fail(400, 'tenant: 1 to 32 letters or digits');
+    if (ttl !== undefined && !(/^[0-9]{1,5}$/.test(ttl) && Number(ttl) >= 1 && Number(ttl) <= MAX_TTL_SECONDS)) {
+      return fail(400, `ttl: whole seconds from 1 to ${MAX_TTL_SECONDS}`);
+    }
+    if (ttl === undefined) {
+      // "r" first: a random part that began with "exp" or "ttl" would read as another kind of session.
+      ctx.body = { session: `demo-${tenant.toLowerCase()}-r${randomBytes(9).toString('base64url')}` };
+      return;
+    }
+    let res;
+    try {
+      res = await fetch(`${tenantOrigin()}/api/v1/embed/sessions`, {
+        method: 'POST',
+        headers: { authorization: 'Bearer demo-admin-key', 'content-type': 'application/json' },
+        body: JSON.stringify({ embedTenant: tenant, ttlSeconds: Number(ttl) }),
+        signal: AbortSignal.timeout(10_000),
+        redirect: 'error',
+      });
+    } catch {
+      return fail(502, 'the tenant did not answer the session request');
+    }
+    const body = await res.json().catch(() => undefined);
+    if (res.status !== 201 || typeof body?.session !== 'string') {
+      return fail(502, `the tenant refused the session request (HTTP ${res.status})`);
+    }
+    ctx.body = { session: body.session, ttlSeconds: Number(ttl), expiresAt: body.expiresAt };
   };
-  const { tenant = 'acme', ttl } = ctx.query;
-  if (Array.isArray(tenant) || Array.isArray(ttl)) return fail('tenant and ttl: at most once each');
-  if (!TENANT.test(tenant)) return fail('tenant: 1 to 32 letters or digits');
-  if (ttl !== undefined && !(/^[0-9]{1,5}$/.test(ttl) && Number(ttl) >= 1 && Number(ttl) <= MAX_TTL_SECONDS)) {
-    return fail(`ttl: whole seconds from 1 to ${MAX_TTL_SECONDS}`);
-  }
-  const random = randomBytes(9).toString('base64url');
-  const session = `demo-${tenant.toLowerCase()}${ttl === undefined ? '' : `-ttl${Number(ttl)}`}-${random}`;
-  ctx.body = { session, ...(ttl === undefined ? {} : { ttlSeconds: Number(ttl) }) };
 }
 
 /**
@@ -66,12 +92,20 @@ export async function startHost({
       ...(refusing ? { refusingTenantOrigin: new URL(refusing).origin } : {}),
     };
   });
-  router.get('/session', mintSession);
+  router.get(
+    '/session',
+    mintSession(() => new URL(resolve(tenantOrigin)).origin),
+  );
   router.get('/favicon.ico', (ctx) => {
     ctx.status = 204;
   });
 
   const app = createApp('demo host');
+  // The host's pages may be framed by the host alone (clickjacking); every answer of the guard also says nosniff.
+  app.use((ctx, next) => {
+    ctx.set('content-security-policy', "frame-ancestors 'self'");
+    return next();
+  });
   app.use(mount('/demo/host', serveDir(dir('./'), { extensions: ['.js', '.css', '.html'] })));
   app.use(mount('/cdn', serveDir(dir('../../cdn/'), { extensions: ['.js', '.js.map'] })));
   // The protocol package's compiled module, for the page's own imports (filterParam).

@@ -8,10 +8,11 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { createServer as createNetServer } from 'node:net';
-import { tmpdir } from 'node:os';
+import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import puppeteer from 'puppeteer-core';
+import { describeTenant, startTenant } from '@svc-embed/tenant';
 import { runToEnd, startUntil } from '../support/processes.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -83,9 +84,9 @@ describe('svc-embed-tenant: help and usage', () => {
     assert.equal(help.stderr, '');
     assert.match(
       help.stdout,
-      /^Usage: svc-embed-tenant \[--port <n>\] \[--host <host>\] \[--allow-origin <origin>\]\.\.\. \[--latency off\|on\]$/m,
+      /^Usage: svc-embed-tenant \[--port <n>\] \[--host <host> \[--expose\]\] \[--allow-origin <origin>\]\.\.\. \[--latency off\|on\]$/m,
     );
-    for (const flag of ['--port', '--host', '--allow-origin', '--latency'])
+    for (const flag of ['--port', '--host', '--expose', '--allow-origin', '--latency'])
       assert.match(help.stdout, new RegExp(`^ {2}${flag} `, 'm'));
     assert.match(help.stdout, /default 8001; 0 picks a free one/);
     assert.match(help.stdout, /Default: http:\/\/localhost:\* and http:\/\/127\.0\.0\.1:\*/);
@@ -125,7 +126,7 @@ describe('svc-embed-tenant: help and usage', () => {
     ['a host that is not a host name', ['--host', 'http://localhost'], /--host must be a host name or an IP address/],
     ['latency neither off nor on', ['--latency', 'of'], /--latency must be off or on; did you mean off\?/],
     ['latency as a boolean', ['--latency', 'false'], /--latency must be off or on/],
-    ['a stray argument', ['8001'], /unexpected argument "8001": svc-embed-tenant takes flags only/],
+    ['a stray argument', ['8001'], /unexpected argument at position 1: svc-embed-tenant takes flags only/],
   ]) {
     test(`exit 2, nothing listens: ${name}`, async () => {
       const r = await run(args);
@@ -136,6 +137,69 @@ describe('svc-embed-tenant: help and usage', () => {
       assert.match(r.stderr, /Run "svc-embed-tenant --help" for usage\.\n$/);
     });
   }
+});
+
+describe('svc-embed-tenant: a host other machines reach needs --expose', () => {
+  /** An address of this machine that is not loopback, if it has one. */
+  const lan = Object.values(networkInterfaces())
+    .flat()
+    .find((a) => a && !a.internal && a.family === 'IPv4')?.address;
+
+  for (const host of ['0.0.0.0', '::', ...(lan ? [lan] : [])]) {
+    test(`--host ${host} without --expose: exit 2, one line saying why, nothing listens`, async () => {
+      const r = await run(['--port', '0', '--host', host]);
+      assert.equal(r.code, 2, r.stderr);
+      assert.equal(r.stdout, '');
+      assert.match(
+        r.stderr,
+        /^svc-embed-tenant: --host "[^"]+" is not a loopback address: other machines could use the demo keys and sessions\. Listen on 127\.0\.0\.1 \(the default\), or pass --expose to allow it\n/,
+      );
+    });
+  }
+
+  test('startTenant refuses such a host with a TypeError unless expose is true; loopback hosts need nothing', async () => {
+    for (const host of ['0.0.0.0', '::', 'example.com', ...(lan ? [lan] : [])]) {
+      await assert.rejects(
+        startTenant({ host }),
+        { name: 'TypeError', message: /not a loopback address.*expose: true/ },
+        host,
+      );
+    }
+    for (const host of ['127.0.0.1', 'localhost', '127.0.0.2', '::1']) {
+      const t = await startTenant({ host });
+      assert.deepEqual(t.remoteOrigins, [], host);
+      assert.doesNotMatch(describeTenant(t), /WARNING/);
+      await t.close();
+    }
+    await assert.rejects(startTenant({ expose: 'yes' }), {
+      name: 'TypeError',
+      message: /expose must be true or false/,
+    });
+  });
+
+  test(
+    '--host 0.0.0.0 --expose: a warning that the keys are public, and the origins other machines use',
+    { skip: !lan && 'no address but loopback here' },
+    async () => {
+      const t = await startCli(['--port', '0', '--host', '0.0.0.0', '--expose', '--latency', 'off']);
+      try {
+        const port = new URL(t.origin).port;
+        assert.match(
+          t.stdout,
+          /WARNING {3}exposed to the network: anyone who can reach this machine can use the demo keys and sessions/,
+        );
+        assert.ok(t.stdout.includes(`http://${lan}:${port}`), t.stdout);
+        // What the review did: the machine's own LAN address as Host, with a demo key. Allowed only because of --expose.
+        const res = await fetch(`http://${lan}:${port}/api/v1/deployments/1/notifications/2/recipients`, {
+          headers: { authorization: 'Bearer demo-admin-key' },
+        });
+        assert.equal(res.status, 200);
+        await res.arrayBuffer();
+      } finally {
+        await stopCli(t, 'SIGTERM');
+      }
+    },
+  );
 });
 
 describe('svc-embed-tenant: serving', () => {

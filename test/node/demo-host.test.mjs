@@ -31,6 +31,23 @@ describe('demo host pages', () => {
     }
     assert.deepEqual((await json(`${host.origin}/config.json`)).body, { tenantOrigin: tenant.origin });
   });
+  test('every page, static file and answer may be framed by the host alone, and says nosniff', async () => {
+    for (const p of [
+      '/',
+      '/compare',
+      '/demo/host/index.html',
+      '/demo/host/playground.js',
+      '/config.json',
+      '/session',
+      '/cdn/svc-embed.min.js',
+    ]) {
+      const res = await fetch(host.origin + p);
+      assert.equal(res.status, 200, p);
+      assert.equal(res.headers.get('content-security-policy'), "frame-ancestors 'self'", p);
+      assert.equal(res.headers.get('x-content-type-options'), 'nosniff', p);
+      await res.arrayBuffer();
+    }
+  });
   test('the host binds 127.0.0.1 for "localhost", so the demo opens under both names', async () => {
     assert.match(host.origin, /^http:\/\/localhost:[0-9]+$/);
     const alias = host.origin.replace('localhost', '127.0.0.1');
@@ -39,18 +56,19 @@ describe('demo host pages', () => {
 });
 
 describe('GET /session', () => {
-  test('a fresh demo-<tenant>-ttl<N>-<random> session, never cached', async () => {
+  test('with a ttl, a fresh session minted by the tenant (it carries its end), never cached', async () => {
     const a = await json(`${host.origin}/session?tenant=acme&ttl=20`);
     const b = await json(`${host.origin}/session?tenant=acme&ttl=20`);
     assert.equal(a.status, 200);
     assert.equal(a.headers.get('cache-control'), 'no-store');
-    assert.match(a.body.session, /^demo-acme-ttl20-[A-Za-z0-9_-]{8,}$/);
+    assert.match(a.body.session, /^demo-acme-exp[0-9]{13}-[0-9a-f]{12}-[A-Za-z0-9_-]{32}$/);
+    assert.ok(Date.parse(a.body.expiresAt) - Date.now() <= 20_000, a.body.expiresAt);
     assert.equal(a.body.ttlSeconds, 20);
     assert.notEqual(a.body.session, b.body.session);
   });
   test('the tenant accepts it: signed for that tenant, with the time left', async () => {
     const { body } = await json(`${host.origin}/session?tenant=Globex&ttl=20`);
-    assert.match(body.session, /^demo-globex-ttl20-/);
+    assert.match(body.session, /^demo-globex-exp/);
     const boot = await json(
       `${tenant.origin}/embed/api/bootstrap?surface=chat&session=${encodeURIComponent(body.session)}`,
     );
@@ -60,8 +78,8 @@ describe('GET /session', () => {
   });
   test('without ttl: a session that does not expire; without tenant: acme', async () => {
     const { body } = await json(`${host.origin}/session`);
-    assert.match(body.session, /^demo-acme-[A-Za-z0-9_-]{8,}$/);
-    assert.doesNotMatch(body.session, /-ttl/);
+    assert.match(body.session, /^demo-acme-r[A-Za-z0-9_-]{8,}$/);
+    assert.doesNotMatch(body.session, /-ttl|-exp/);
     assert.equal(body.ttlSeconds, undefined);
     const boot = await json(
       `${tenant.origin}/embed/api/bootstrap?surface=chat&session=${encodeURIComponent(body.session)}`,

@@ -174,6 +174,36 @@ describe('sessions that expire: demo-<tenant>-ttl<N>', () => {
     assert.equal(sessions.check(['demo-acme']).expiresInMs, undefined, 'plain sessions do not expire');
   });
 
+  test('an expired ttl session stays expired after 10,000 other ttl sessions (the clocks are never evicted)', () => {
+    let now = 1_000_000;
+    const sessions = createSessions({ now: () => now });
+    assert.equal(sessions.check(['demo-acme-ttl1-old']).ok, true);
+    now += 1000;
+    assert.equal(sessions.check(['demo-acme-ttl1-old']).name, 'SessionExpiredError');
+    for (let i = 0; i < 10_000; i++) sessions.check([`demo-acme-ttl60-flood${i}`]);
+    assert.equal(sessions.check(['demo-acme-ttl1-old']).name, 'SessionExpiredError', 'not revived by a flood');
+    now += 3_600_000;
+    assert.equal(sessions.check(['demo-acme-ttl1-old']).name, 'SessionExpiredError');
+  });
+
+  test('memory stays bounded: past maxTracked clocks, a new ttl session is refused, the known ones keep theirs', () => {
+    let now = 0;
+    const sessions = createSessions({ now: () => now, maxTracked: 3 });
+    for (const id of ['a', 'b', 'c']) assert.equal(sessions.check([`demo-acme-ttl10-${id}`]).ok, true, id);
+    const refused = sessions.check(['demo-acme-ttl10-d']);
+    assert.equal(refused.name, 'InvalidSessionError');
+    assert.match(
+      refused.message,
+      /keeps the clocks of 3 ttl sessions.*minted session \(POST \/api\/v1\/embed\/sessions\)/,
+    );
+    now += 5000;
+    assert.equal(sessions.check(['demo-acme-ttl10-a']).expiresInMs, 5000, 'a known session keeps its clock');
+    now += 5000;
+    assert.equal(sessions.check(['demo-acme-ttl10-a']).name, 'SessionExpiredError');
+    assert.equal(sessions.check(['demo-acme']).ok, true, 'sessions without a clock are not affected');
+    assert.equal(sessions.check([sessions.mint('acme', 10).session]).ok, true, 'nor are minted ones');
+  });
+
   test('what counts as a ttl session, and what is invalid', () => {
     assert.equal(parseSession(['demo-GLOBEX-ttl20']).embedTenant, 'globex');
     assert.equal(parseSession(['demo-acme-ttl86400-x_y-z']).ttlMs, 86_400_000);
@@ -212,5 +242,85 @@ describe('sessions that expire: demo-<tenant>-ttl<N>', () => {
     }
     const plain = await get('/embed/api/bootstrap?surface=chat&session=demo-acme');
     assert.equal(plain.body.expiresInMs, undefined);
+  });
+});
+describe('minted sessions: demo-<tenant>-exp<T>-<mac>', () => {
+  test('valid until the end they carry, then expired for good, whatever else the tenant sees', () => {
+    let now = 1_700_000_000_000;
+    const sessions = createSessions({ now: () => now });
+    const { session, expiresAt } = sessions.mint('Globex', 20);
+    assert.match(session, /^demo-globex-exp[0-9]{13}-[0-9a-f]{12}-[A-Za-z0-9_-]{32}$/);
+    assert.notEqual(sessions.mint('globex', 20).session, session, 'two mints, two sessions');
+    assert.equal(expiresAt, 1_700_000_020_000);
+    const ok = sessions.check([session]);
+    assert.deepEqual([ok.ok, ok.mode, ok.embedTenant, ok.expiresInMs], [true, 'signed', 'globex', 20_000]);
+    now += 20_000;
+    assert.equal(sessions.check([session]).name, 'SessionExpiredError');
+    for (let i = 0; i < 10_000; i++) sessions.check([sessions.mint('acme', 60).session]);
+    for (let i = 0; i < 100; i++) sessions.check([`demo-acme-ttl60-flood${i}`]);
+    assert.equal(sessions.check([session]).name, 'SessionExpiredError', 'nothing brings it back');
+  });
+
+  test("a forged, altered or other tenant's session is invalid, never a plain one that does not expire", () => {
+    const sessions = createSessions();
+    const { session } = sessions.mint('acme', 60);
+    const [, exp, nonce, mac] = /-exp([0-9]{13})-([0-9a-f]{12})-(.+)$/.exec(session);
+    const later = String(Number(exp) + 86_400_000);
+    for (const forged of [
+      session.replace(`exp${exp}`, `exp${later}`),
+      session.replace('demo-acme-', 'demo-globex-'),
+      session.slice(0, -1) + (session.endsWith('A') ? 'B' : 'A'),
+      `demo-acme-exp${exp}-${nonce}-${'A'.repeat(32)}`,
+      session.replace(`-${nonce}-`, `-${nonce.slice(1)}0-`),
+      createSessions().mint('acme', 60).session,
+      `demo-acme-exp${exp}`,
+      `demo-acme-exp${exp}-${mac}`,
+      `demo-acme-exp${exp}-${nonce}-${mac}-x`,
+    ]) {
+      assert.equal(sessions.check([forged]).name, 'InvalidSessionError', forged);
+      assert.equal(parseSession([forged]).name, 'InvalidSessionError', forged);
+    }
+  });
+
+  test('POST /api/v1/embed/sessions: an admin key mints one; the embed accepts it and says how long is left', async () => {
+    const mint = (body, headers = {}) =>
+      fetch(`${tenant.origin}/api/v1/embed/sessions`, {
+        method: 'POST',
+        headers: { authorization: 'Bearer demo-admin-key', 'content-type': 'application/json', ...headers },
+        body: typeof body === 'string' ? body : JSON.stringify(body),
+      });
+    const res = await mint({ embedTenant: 'acme', ttlSeconds: 30 });
+    assert.equal(res.status, 201);
+    assert.equal(res.headers.get('cache-control'), 'no-store');
+    const minted = await res.json();
+    assert.match(minted.session, /^demo-acme-exp[0-9]{13}-/);
+    assert.equal(minted.embedTenant, 'acme');
+    const boot = await get(`/embed/api/bootstrap?surface=chat&session=${minted.session}`);
+    assert.equal(boot.status, 200);
+    assert.ok(boot.body.expiresInMs > 20_000 && boot.body.expiresInMs <= 30_000, String(boot.body.expiresInMs));
+    assert.ok(Date.parse(minted.expiresAt) - Date.now() <= 30_000, minted.expiresAt);
+    for (const [body, headers, status] of [
+      [{ embedTenant: 'acme', ttlSeconds: 30 }, { authorization: '' }, 401],
+      [{ embedTenant: 'acme', ttlSeconds: 30 }, { authorization: 'Bearer demo-viewer-key' }, 403],
+      [{ embedTenant: 'acme', ttlSeconds: 30 }, { authorization: 'Bearer demo-scim-token' }, 403],
+      [{ embedTenant: 'acme', ttlSeconds: 30 }, { 'content-type': 'text/plain' }, 415],
+      ['{"embedTenant":', {}, 400],
+      [[1], {}, 400],
+      [{ embedTenant: 'a-b', ttlSeconds: 30 }, {}, 400],
+      [{ embedTenant: 'acme', ttlSeconds: 0 }, {}, 400],
+      [{ embedTenant: 'acme', ttlSeconds: 86_401 }, {}, 400],
+      [{ embedTenant: 'acme', ttlSeconds: 1.5 }, {}, 400],
+      [{ embedTenant: 'acme', ttlSeconds: 30, admin: true }, {}, 400],
+      [{ embedTenant: 'acme', ttlSeconds: 30, pad: 'x'.repeat(2000) }, {}, 413],
+    ]) {
+      const r = await mint(body, headers);
+      assert.equal(r.status, status, JSON.stringify([body, headers]).slice(0, 120));
+      assert.equal(typeof (await r.json()).error.message, 'string');
+    }
+    const other = await fetch(`${tenant.origin}/api/v1/embed/sessions`, {
+      headers: { authorization: 'Bearer demo-admin-key' },
+    });
+    assert.equal(other.status, 405);
+    assert.equal(other.headers.get('allow'), 'POST');
   });
 });

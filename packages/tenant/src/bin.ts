@@ -20,7 +20,8 @@ function flagWording(message: string): string {
   return message
     .replace(/^startTenant: host\b/, '--host')
     .replace(/^allowOrigins: /, '--allow-origin ')
-    .replace(/^startTenant: /, '');
+    .replace(/^startTenant: /, '')
+    .replace('pass expose: true to allow it', 'pass --expose to allow it');
 }
 
 /** Why listening failed, as one line that says what to do; the system's code when it is not a known one. */
@@ -43,7 +44,7 @@ function startFailure(error: unknown, port: number, host: string): string {
 const tenantCommand: Command = {
   name: NAME,
   summary: 'run the simulated tenant (embed surfaces, REST, SCIM, demo keys) on this machine until Ctrl-C',
-  help: `Usage: svc-embed-tenant [--port <n>] [--host <host>] [--allow-origin <origin>]... [--latency off|on]
+  help: `Usage: svc-embed-tenant [--port <n>] [--host <host> [--expose]] [--allow-origin <origin>]... [--latency off|on]
 
 Runs the simulated tenant on one local origin: the embed surfaces (dashboard, app, chat), the REST and
 SCIM endpoints, the seeded data and the demo keys. Point <svc-embed> on your own dev server at it: it
@@ -51,7 +52,10 @@ prints its origin, an example tag, the sessions and the keys. Ctrl-C (or SIGTERM
 
 Options:
   --port <n>               port to listen on, 0 to 65535 (default ${DEFAULT_PORT}; 0 picks a free one)
-  --host <host>            host name or IP address to listen on (default ${DEFAULT_HOST})
+  --host <host>            host name or IP address to listen on (default ${DEFAULT_HOST}). One that other
+                           machines reach (0.0.0.0, a LAN address) needs --expose
+  --expose                 allow such a host: anyone who can reach it can use the demo keys and
+                           sessions. It prints a warning, and the origins other machines would use
   --allow-origin <origin>  a host page origin that may frame the embed and exchange messages with it:
                            an origin (http://localhost:5173) or one with any port (http://localhost:*).
                            Repeat it for more. Default: http://localhost:* and http://127.0.0.1:*
@@ -61,13 +65,14 @@ Options:
 Exit codes:
   0    stopped by Ctrl-C (SIGINT) or SIGTERM
   1    the tenant could not start: the port is in use, or the host is not an address of this machine
-  2    usage: unknown flag, invalid value
+  2    usage: unknown flag, invalid value, or a host that is not loopback without --expose
 `,
   flags: {
     port: { type: 'string' },
     host: { type: 'string' },
     'allow-origin': { type: 'string', repeat: true },
     latency: { type: 'string' },
+    expose: { type: 'boolean' },
   },
 
   async run({ flags, io, signal, program }) {
@@ -79,7 +84,13 @@ Exit codes:
 
     let running: Tenant;
     try {
-      running = await startTenant({ port, host, latency, ...(allowOrigins ? { allowOrigins } : {}) });
+      running = await startTenant({
+        port,
+        host,
+        latency,
+        expose: flags.expose === true,
+        ...(allowOrigins ? { allowOrigins } : {}),
+      });
     } catch (error) {
       // The options are checked before anything listens: a TypeError is a flag's value.
       if (error instanceof TypeError) throw new UsageError(flagWording(error.message), NAME);

@@ -10,8 +10,7 @@ import type { ParsedFilter } from '@svc-embed/protocol';
 import { chain } from './http.js';
 import { DASHBOARDS, VIEWS, answer, runWidget } from './datasets.js';
 import type { Dashboard } from './datasets.js';
-import { createSessions } from './sessions.js';
-import type { ValidSession } from './sessions.js';
+import type { Sessions, ValidSession } from './sessions.js';
 
 const SHELL = new URL('../embed.html', import.meta.url);
 
@@ -64,11 +63,13 @@ export interface EmbedRoutes {
 export async function embedRoutes({
   allowOrigins,
   latency,
+  sessions,
 }: {
   allowOrigins: readonly string[];
   latency: boolean;
+  /** The tenant's sessions, shared with the session-generation API. */
+  sessions: Sessions;
 }): Promise<EmbedRoutes> {
-  const sessions = createSessions();
   // Entries are canonical origins (or origin:*) by now: no quotes or angle brackets can be in them,
   // and the escaping keeps that true by construction.
   const escape = (v: string): string => v.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);

@@ -61,15 +61,16 @@ export function httpError(
 }
 
 /**
- * The host names a request may name: the loopback names, plus the literal address the connection came
- * in on (an IP literal cannot be rebound, and a server bound to a LAN address must answer to it).
+ * The host names a request may name: the loopback names, the literal address the connection came in on
+ * (an IP literal cannot be rebound, and a server bound to a LAN address must answer to it), and `names`
+ * (the host name a tenant was exposed on).
  */
-function hostAllowed(req: IncomingMessage): boolean | string {
+function hostAllowed(req: IncomingMessage, names: readonly string[]): boolean | string {
   const values = req.headersDistinct.host;
   if (!values || values.length !== 1) return 'one Host header is required';
   const m = /^(\[[0-9a-f:.]+\]|[a-z0-9.-]+):([0-9]{1,5})$/.exec(values[0].toLowerCase());
   if (!m || m[2] !== String(req.socket.localPort)) return false;
-  if (isLoopbackHost(m[1])) return true;
+  if (isLoopbackHost(m[1]) || names.includes(m[1])) return true;
   const local = (req.socket.localAddress ?? '').replace(/^::ffff:(?=\d+\.)/, '');
   return isIP(local) !== 0 && m[1] === (isIP(local) === 6 ? `[${local}]` : local);
 }
@@ -85,11 +86,11 @@ function respondText(ctx: Koa.Context, status: number, message: string, headers:
 }
 
 /** The first middleware of every app: request shape and Host checks, nosniff, and the error boundary. */
-function guard(name: string): Koa.Middleware {
+function guard(name: string, names: readonly string[]): Koa.Middleware {
   return async (ctx, next) => {
     ctx.set('x-content-type-options', 'nosniff');
     try {
-      const allowed = hostAllowed(ctx.req);
+      const allowed = hostAllowed(ctx.req, names);
       if (typeof allowed === 'string') throw httpError(400, `Bad request: ${allowed}.`);
       if (!allowed) {
         throw httpError(
@@ -123,9 +124,14 @@ export function chain(...middleware: Koa.Middleware[]): Koa.Middleware {
 }
 
 /** A Koa app whose first middleware is the guard; `name` ("tenant", "demo host") labels its log lines. */
-export function createApp(name: string): Koa {
+export function createApp(name: string, { hostNames = [] }: { hostNames?: readonly string[] } = {}): Koa {
   const app = new Koa();
-  app.use(guard(name));
+  app.use(
+    guard(
+      name,
+      hostNames.map((h) => h.toLowerCase()),
+    ),
+  );
   // Reached only for failures after the response has started: one line, unless the client merely went away.
   app.on('error', (caught: unknown) => {
     const error = caught as Thrown;

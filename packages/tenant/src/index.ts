@@ -11,11 +11,13 @@
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isIP } from 'node:net';
+import { hostname, networkInterfaces } from 'node:os';
 import mount from 'koa-mount';
-import { DEFAULT_ALLOW_ORIGINS, parseAllowedOrigin } from '@svc-embed/protocol';
+import { DEFAULT_ALLOW_ORIGINS, isLoopbackHost, parseAllowedOrigin } from '@svc-embed/protocol';
 import { createApp, listen, serveDir } from './http.js';
 import { embedRoutes } from './embed.js';
 import { restApi } from './rest.js';
+import { createSessions } from './sessions.js';
 
 /** `['http://localhost:*', 'http://127.0.0.1:*']`: localhost and 127.0.0.1 on any port. */
 export { DEFAULT_ALLOW_ORIGINS };
@@ -34,6 +36,12 @@ export interface TenantOptions {
   allowOrigins?: readonly string[];
   /** `false` answers the embed's queries without the simulated delay. Default `true`. */
   latency?: boolean;
+  /**
+   * `true` lets `host` be an address other machines reach (`0.0.0.0`, a LAN address, a host name that is not
+   * loopback). The demo keys and sessions then work for anyone who can reach it. Default `false`: such a `host`
+   * throws a `TypeError`.
+   */
+  expose?: boolean;
 }
 
 /** A running simulated tenant. */
@@ -42,6 +50,11 @@ export interface Tenant {
   readonly origin: string;
   /** The allowed host origins, in canonical form. */
   readonly allowOrigins: readonly string[];
+  /**
+   * When exposed ({@link TenantOptions.expose}), the origins a browser on another machine would use: one per
+   * address of this machine for `0.0.0.0` and `::`, else the host's own. Empty on a loopback host.
+   */
+  readonly remoteOrigins: readonly string[];
   /** Stops the server and drops its open connections. */
   close(this: void): Promise<void>;
 }
@@ -55,6 +68,7 @@ interface CheckedOptions {
   readonly host: string;
   readonly allowOrigins: readonly string[];
   readonly latency: boolean;
+  readonly expose: boolean;
 }
 
 const PUBLIC_DIR = fileURLToPath(new URL('../public/', import.meta.url));
@@ -65,6 +79,7 @@ const OPTIONS: readonly string[] = [
   'host',
   'allowOrigins',
   'latency',
+  'expose',
 ] satisfies readonly (keyof TenantOptions)[];
 const HOST_NAME =
   /^(?=.{1,253}$)[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/;
@@ -88,6 +103,7 @@ function checkOptions(options: unknown): CheckedOptions {
     host = '127.0.0.1',
     allowOrigins = DEFAULT_ALLOW_ORIGINS,
     latency = true,
+    expose = false,
   }: UncheckedOptions = options;
   if (typeof port !== 'number' || !Number.isInteger(port) || port < 0 || port > 65535) {
     throw new TypeError(
@@ -105,7 +121,32 @@ function checkOptions(options: unknown): CheckedOptions {
   const origins = [...new Set(allowOrigins.map((o) => parseAllowedOrigin(o).origin))];
   if (typeof latency !== 'boolean')
     throw new TypeError(`startTenant: latency must be true or false, not ${shown(latency)}`);
-  return { port, host: bare, allowOrigins: origins, latency };
+  if (typeof expose !== 'boolean')
+    throw new TypeError(`startTenant: expose must be true or false, not ${shown(expose)}`);
+  if (!expose && !isLoopbackName(bare)) {
+    throw new TypeError(
+      `startTenant: host ${shown(host)} is not a loopback address: other machines could use the demo keys and ` +
+        'sessions. Listen on 127.0.0.1 (the default), or pass expose: true to allow it',
+    );
+  }
+  return { port, host: bare, allowOrigins: origins, latency, expose };
+}
+
+/** A host to listen on that only this machine reaches: localhost, 127.0.0.0/8 or ::1. */
+const isLoopbackName = (host: string): boolean =>
+  isLoopbackHost(host.toLowerCase()) || (isIP(host) === 6 && /^(0{0,4}:){2,7}0{0,3}1$|^::1$/.test(host));
+
+/** The origins another machine would use for a tenant on `host`:`port` (bare host, not loopback). */
+function remoteOriginsOf(host: string, port: number): string[] {
+  const literal = (address: string) => `http://${isIP(address) === 6 ? `[${address}]` : address}:${port}`;
+  if (host !== '0.0.0.0' && host !== '::') return [literal(host)];
+  const addresses = Object.values(networkInterfaces())
+    .flat()
+    .filter((a) => a !== undefined && !a.internal && (host === '::' || a.family === 'IPv4'))
+    // A link-local IPv6 address needs a zone, which no URL can carry.
+    .filter((a) => !(a!.family === 'IPv6' && /^fe80:/i.test(a!.address)));
+  // No address found (a machine without a network yet): its name is what another machine would try.
+  return addresses.length ? addresses.map((a) => literal(a!.address)) : [`http://${hostname()}:${port}`];
 }
 
 /**
@@ -118,23 +159,39 @@ function checkOptions(options: unknown): CheckedOptions {
  * @throws {TypeError} for an unknown option or a value out of its domain
  */
 export async function startTenant(options?: TenantOptions): Promise<Tenant> {
-  const { port, host, allowOrigins, latency } = checkOptions(options);
-  const embed = await embedRoutes({ allowOrigins, latency });
-  const app = createApp('tenant');
+  const { port, host, allowOrigins, latency, expose } = checkOptions(options);
+  // One set of sessions: what the session-generation API mints, the embed accepts.
+  const sessions = createSessions();
+  const embed = await embedRoutes({ allowOrigins, latency, sessions });
+  // Exposed on a host name, the tenant answers to that name too (an IP literal it answers to already).
+  const app = createApp('tenant', { hostNames: expose && !isIP(host) ? [host] : [] });
   app.use(mount('/embed/static', serveDir(PUBLIC_DIR, { extensions: ['.js', '.css'] })));
   app.use(mount('/embed/protocol', serveDir(PROTOCOL_DIR, { extensions: ['.js'] })));
   app.use(mount('/embed/api', embed.api));
-  app.use(mount('/api', restApi));
+  app.use(mount('/api', restApi(sessions)));
   app.use(embed.pages);
-  const { origin, close } = await listen(app, { port, host });
-  return { origin, allowOrigins: [...allowOrigins], close };
+  const listening = await listen(app, { port, host });
+  const remoteOrigins =
+    expose && !isLoopbackName(host) ? remoteOriginsOf(host, Number(new URL(listening.origin).port)) : [];
+  return { origin: listening.origin, allowOrigins: [...allowOrigins], remoteOrigins, close: listening.close };
 }
 
 /**
  * What to print once the tenant is up (the same for `npm start` and `svc-embed-tenant`): its origin,
  * an example `<svc-embed>` tag, the sessions and keys.
  */
-export function describeTenant({ origin, allowOrigins }: Pick<Tenant, 'origin' | 'allowOrigins'>): string {
+export function describeTenant({
+  origin,
+  allowOrigins,
+  remoteOrigins = [],
+}: Pick<Tenant, 'origin' | 'allowOrigins'> & Partial<Pick<Tenant, 'remoteOrigins'>>): string {
+  const exposed = remoteOrigins.length
+    ? [
+        '',
+        '  WARNING   exposed to the network: anyone who can reach this machine can use the demo keys and sessions',
+        `            below, and read all of the demo data. Other machines use ${remoteOrigins.join('  ')}`,
+      ]
+    : [];
   return [
     `Simulated tenant  ${origin}`,
     `  framed by       ${allowOrigins.join('  ')}`,
@@ -147,5 +204,6 @@ export function describeTenant({ origin, allowOrigins }: Pick<Tenant, 'origin' |
     '            Authorization: Bearer demo-admin-key   (demo-scoped-key: deployment 1 only; demo-viewer-key: not an admin)',
     `  SCIM      ${origin}/api/scim/v2/Users`,
     '            Authorization: Bearer demo-scim-token',
+    ...exposed,
   ].join('\n');
 }

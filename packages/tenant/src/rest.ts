@@ -9,6 +9,8 @@ import { SCIM_ERROR, SCIM_LIST_RESPONSE, SCIM_USER } from '@svc-embed/protocol';
 import { chain, printable } from './http.js';
 import type { Headers, Thrown } from './http.js';
 import { CREDENTIALS, SCIM_USERS, recipientsOf } from './seed.js';
+import { EMBED_TENANT, MAX_TTL_SECONDS } from './sessions.js';
+import type { Sessions } from './sessions.js';
 import type { Credential, ScimUserRecord } from './seed.js';
 
 // RFC 6750 b64token: anything else (spaces, control characters, quotes) is a malformed credential.
@@ -216,10 +218,64 @@ function getScimUser(ctx: RouterContext): void {
   scimBody(ctx, scimUser(user, selfOrigin(ctx)));
 }
 
-const router = new Router({ sensitive: true });
-router.get('/v1/deployments/:deploymentId/notifications/:id/recipients', listRecipients);
-router.get('/scim/v2/Users', listScimUsers);
-router.get('/scim/v2/Users/:id', getScimUser);
+// ---- Embed sessions: the session-generation API that a customer's backend calls with its API key
+
+/** A request body of at most this many bytes: a session request is a few dozen. */
+const MAX_BODY_BYTES = 1024;
+
+/** The JSON object of a request body, or a 400 (415 for another content type). */
+async function jsonBody(ctx: Koa.Context): Promise<Record<string, unknown>> {
+  if (!ctx.is('application/json'))
+    throw new HttpError(415, 'unsupported_media_type', 'Send a JSON body (Content-Type: application/json).');
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of ctx.req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > MAX_BODY_BYTES)
+      throw new HttpError(413, 'body_too_large', `The body must be at most ${MAX_BODY_BYTES} bytes.`);
+    chunks.push(chunk);
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+  } catch {
+    throw new HttpError(400, 'invalid_body', 'The body is not valid JSON.');
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    throw new HttpError(400, 'invalid_body', 'The body must be a JSON object.');
+  }
+  return value as Record<string, unknown>;
+}
+
+/**
+ * `POST /v1/embed/sessions` with `{"embedTenant": "acme", "ttlSeconds": 20}`: a session that ends at a fixed time,
+ * whatever happens meanwhile (it carries its end, signed with a key the tenant made at start-up).
+ */
+function mintSession(sessions: Sessions): (ctx: Koa.Context) => Promise<void> {
+  return async (ctx) => {
+    const credential = authenticate(ctx, ['bearer']);
+    if (credential.kind !== 'api-key' || !credential.admin) {
+      throw new HttpError(403, 'forbidden', 'Generating embed sessions requires an administrator credential.');
+    }
+    const { embedTenant, ttlSeconds, ...rest } = await jsonBody(ctx);
+    const unknown = Object.keys(rest);
+    if (unknown.length) throw new HttpError(400, 'invalid_parameter', `Unknown field: ${printable(unknown[0], 40)}.`);
+    if (typeof embedTenant !== 'string' || !EMBED_TENANT.test(embedTenant)) {
+      throw new HttpError(400, 'invalid_parameter', 'embedTenant: 1 to 32 letters or digits.');
+    }
+    if (
+      typeof ttlSeconds !== 'number' ||
+      !Number.isInteger(ttlSeconds) ||
+      ttlSeconds < 1 ||
+      ttlSeconds > MAX_TTL_SECONDS
+    ) {
+      throw new HttpError(400, 'invalid_parameter', `ttlSeconds: whole seconds from 1 to ${MAX_TTL_SECONDS}.`);
+    }
+    const { session, expiresAt } = sessions.mint(embedTenant, ttlSeconds);
+    ctx.status = 201;
+    ctx.body = { session, embedTenant: embedTenant.toLowerCase(), expiresAt: new Date(expiresAt).toISOString() };
+  };
+}
 
 /** x-request-id on every answer, and errors in the body shape of REST or of SCIM (RFC 7644 3.12). */
 async function errors(ctx: Koa.Context, next: Koa.Next): Promise<void> {
@@ -232,9 +288,15 @@ async function errors(ctx: Koa.Context, next: Koa.Next): Promise<void> {
     // What the router left without a body: no such path (404), or a method it does not take (405, 501).
     if (ctx.body == null && ctx.status === 404) throw new HttpError(404, 'not_found', 'No such endpoint.');
     if (ctx.body == null && (ctx.status === 405 || ctx.status === 501)) {
-      throw new HttpError(ctx.status, 'method_not_allowed', 'Only GET is supported here.', {
-        allow: ctx.response.get('allow') || 'HEAD, GET',
-      });
+      const allow = ctx.response.get('allow') || 'HEAD, GET';
+      throw new HttpError(
+        ctx.status,
+        'method_not_allowed',
+        allow === 'POST' ? 'Only POST is supported here.' : 'Only GET is supported here.',
+        {
+          allow,
+        },
+      );
     }
   } catch (caught) {
     let error: HttpError;
@@ -267,10 +329,13 @@ async function errors(ctx: Koa.Context, next: Koa.Next): Promise<void> {
   }
 }
 
-/** Middleware serving the REST and SCIM endpoints; mount it at /api. */
-// A router sets ctx.params itself; its typings ask for a context that has them already.
-export const restApi: Koa.Middleware = chain(
-  errors,
-  router.routes() as Koa.Middleware,
-  router.allowedMethods() as Koa.Middleware,
-);
+/** Middleware serving the REST, SCIM and session endpoints; mount it at /api. Sessions are minted in `sessions`. */
+export function restApi(sessions: Sessions): Koa.Middleware {
+  const router = new Router({ sensitive: true });
+  router.get('/v1/deployments/:deploymentId/notifications/:id/recipients', listRecipients);
+  router.post('/v1/embed/sessions', mintSession(sessions));
+  router.get('/scim/v2/Users', listScimUsers);
+  router.get('/scim/v2/Users/:id', getScimUser);
+  // A router sets ctx.params itself; its typings ask for a context that has them already.
+  return chain(errors, router.routes() as Koa.Middleware, router.allowedMethods() as Koa.Middleware);
+}

@@ -1,10 +1,15 @@
 // The embed session rules of the simulated tenant (documented in the README's session table):
 //   absent                          private mode
 //   expired                         expired
+//   demo-<tenant>-exp<T>-<n>-<mac> minted by this tenant (mint, POST /api/v1/embed/sessions): signed for <tenant>
+//                                   until <T> (Unix time in ms); the MAC, with a key made at start-up, proves both
 //   demo-<tenant>-ttl<N>[-<rest>]   signed for <tenant>, valid N seconds from the first time the tenant sees it
 //   demo-<tenant>[-<rest>]          signed for <tenant>
 //   anything else, or repeated      invalid
+// An expired session stays refused whatever else happens: a minted one carries its own end, and the clock of a
+// ttl session is never forgotten (past MAX_TRACKED of them, new ttl sessions are refused instead).
 
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { sessionProblem } from '@svc-embed/protocol';
 
 /** A session the rules accept: private (no session), or signed for an embed tenant. */
@@ -31,6 +36,8 @@ export type SessionResult = ValidSession | RefusedSession;
 /** One tenant's sessions (see {@link createSessions}). */
 export interface Sessions {
   check(raw: readonly string[]): SessionResult;
+  /** A session for `embedTenant` that ends `ttlSeconds` from now, whatever happens meanwhile. */
+  mint(embedTenant: string, ttlSeconds: number): { session: string; expiresAt: number };
 }
 
 const EXPIRED: RefusedSession = {
@@ -40,11 +47,17 @@ const EXPIRED: RefusedSession = {
 };
 const INVALID: RefusedSession = { ok: false, name: 'InvalidSessionError', message: 'The embed session is not valid.' };
 const TTL = /^demo-([A-Za-z0-9]{1,32})-ttl([0-9]{1,5})(?:-[A-Za-z0-9_-]{1,40})?$/;
+const MINTED = /^demo-([a-z0-9]{1,32})-exp([0-9]{13})-([0-9a-f]{12})-([A-Za-z0-9_-]{32})$/;
+/** An embed tenant's name in a session: letters and digits. */
+export const EMBED_TENANT = /^[A-Za-z0-9]{1,32}$/;
 const PLAIN = /^demo-([A-Za-z0-9]{1,32})(?:[-_][A-Za-z0-9_-]{0,40})?$/;
 /** A day: longer than any demo needs, and a bound on what a session id can ask for. */
 export const MAX_TTL_SECONDS = 86400;
-// The clock of each ttl session lives in memory; old entries go first beyond this many.
-const MAX_TRACKED = 10000;
+/**
+ * The clock of each ttl session lives in memory, and is never dropped: a dropped clock would start again, and the
+ * expired session would come back. Beyond this many, a ttl session the tenant has not seen is refused.
+ */
+export const MAX_TRACKED = 10000;
 
 /** Parses a session id into its rules (no clock involved). `raw` is the list of values the URL gave. */
 export function parseSession(raw: readonly string[]): SessionResult {
@@ -54,6 +67,9 @@ export function parseSession(raw: readonly string[]): SessionResult {
   // A session the element refuses (a control character, a lone surrogate) is refused here too.
   if (sessionProblem(value)) return INVALID;
   if (value === 'expired') return EXPIRED;
+  // A minted session is checked against the key of the tenant that made it (Sessions.check); the rules alone
+  // cannot tell it from a forgery, and it is not a plain session either.
+  if (/^demo-[A-Za-z0-9]{1,32}-exp/.test(value)) return INVALID;
   const ttl = TTL.exec(value);
   if (ttl) {
     const seconds = Number(ttl[2]);
@@ -67,25 +83,51 @@ export function parseSession(raw: readonly string[]): SessionResult {
 }
 
 /**
- * One tenant's sessions: `check(raw)` applies the rules and, for a ttl session, starts its clock on
- * first sight (the embed's bootstrap) and refuses it once the time is up, on every endpoint.
- * A valid ttl session also carries `expiresInMs`, what is left of it.
+ * One tenant's sessions: `check(raw)` applies the rules. A minted session is valid until the end it carries, if its
+ * MAC is this tenant's. A ttl session's clock starts on first sight (the embed's bootstrap), and the session is
+ * refused once its time is up, on every endpoint. A valid session that ends also carries `expiresInMs`.
  */
-export function createSessions({ now = () => Date.now() }: { now?: () => number } = {}): Sessions {
+export function createSessions({
+  now = () => Date.now(),
+  maxTracked = MAX_TRACKED,
+}: { now?: () => number; maxTracked?: number } = {}): Sessions {
+  const key = randomBytes(32);
+  const mac = (tenant: string, exp: string, nonce: string) =>
+    createHmac('sha256', key).update(`${tenant}.${exp}.${nonce}`).digest('base64url').slice(0, 32);
   const firstSeen = new Map<string, number>();
   return {
     check(raw) {
+      const minted = raw.length === 1 ? MINTED.exec(raw[0]) : null;
+      if (minted) {
+        const [, tenant, exp, nonce, given] = minted;
+        const expected = Buffer.from(mac(tenant, exp, nonce));
+        if (!timingSafeEqual(Buffer.from(given), expected)) return INVALID;
+        const left = Number(exp) - now();
+        return left > 0 ? { ok: true, mode: 'signed', embedTenant: tenant, expiresInMs: left } : EXPIRED;
+      }
       const s = parseSession(raw);
       if (!s.ok || s.ttlMs === undefined) return s;
       const id = raw[0];
       let start = firstSeen.get(id);
       if (start === undefined) {
+        if (firstSeen.size >= maxTracked) {
+          return {
+            ...INVALID,
+            message: `The embed session is not valid: the tenant keeps the clocks of ${maxTracked} ttl sessions, and has no room for another. Use a minted session (POST /api/v1/embed/sessions), or restart the tenant.`,
+          };
+        }
         start = now();
         firstSeen.set(id, start);
-        if (firstSeen.size > MAX_TRACKED) firstSeen.delete(firstSeen.keys().next().value!);
       }
       const left = start + s.ttlMs - now();
       return left > 0 ? { ...s, expiresInMs: left } : EXPIRED;
+    },
+    mint(embedTenant, ttlSeconds) {
+      const tenant = embedTenant.toLowerCase();
+      const exp = String(Math.floor(now()) + ttlSeconds * 1000).padStart(13, '0');
+      // A random part of its own: two sessions minted in the same second are two sessions.
+      const nonce = randomBytes(6).toString('hex');
+      return { session: `demo-${tenant}-exp${exp}-${nonce}-${mac(tenant, exp, nonce)}`, expiresAt: Number(exp) };
     },
   };
 }
