@@ -147,6 +147,9 @@ describe('svc-embed help and usage', () => {
         [['recipients', '--deployment', '1', '--notification', '1', token], /unexpected argument at position 6/],
         [['scim-users', '--', token], /unexpected argument at position 3/],
         [[token], /unknown command at position 1/],
+        [['recipients', `-${token}`], /unknown flag at position 2/],
+        [['recipients', `--${token}`], /unknown flag at position 2/],
+        [['recipients', '--deployment', '1', `--${token}=x`], /unknown flag at position 4/],
         [[token, '--deployment', '1'], /unknown command at position 1/],
       ]) {
         const r = await run(args, env);

@@ -1314,6 +1314,53 @@ describe('token redaction: causes, letter case, every server string', () => {
     }
   });
 
+  test('redaction ends at once on any text: no run of line separators or BOMs makes it backtrack', async () => {
+    // The first filler had two alternatives that both matched U+2028: 30 of these pairs took longer than a test runs.
+    for (const run of ['\u2028\u2029', '\ufeff\n', '\u200b ']) {
+      const text = `${TOKEN.slice(0, 3)}${run.repeat(5000)}.`;
+      const fetch = fakeFetch(() => json({ message: text }, { status: 401 }));
+      const err = await client(fetch)
+        .listRecipients(ids)
+        .catch((e) => e);
+      assert.ok(err instanceof SvcApiError, String(err));
+    }
+  });
+
+  test('a body cut at 64 KiB inside a token with whitespace slipped into it shows no part of the token', async () => {
+    const echoed = `${TOKEN.slice(0, 18)}\n${TOKEN.slice(18)}`;
+    // The cut falls just after the line break: what is left of the token before it must go too.
+    const body = `${' '.repeat(64 * 1024 - 10 - 19)}bad token ${echoed}${'4'.repeat(100)}`;
+    const fetch = fakeFetch(() => new Response(body, { status: 401, headers: { 'content-type': 'text/plain' } }));
+    const err = await client(fetch)
+      .listRecipients(ids)
+      .catch((e) => e);
+    assert.ok(err instanceof SvcApiError, String(err));
+    const surface = leakSurface(err);
+    assert.ok(!surface.includes(TOKEN.slice(0, 12)), surface.slice(0, 300));
+  });
+
+  test('a cursor echoing the token with a character slipped in is redacted from the path, URL-encoded as it is', async () => {
+    for (const slipped of ['\u0007', '\u200b', ' ', '\ufeff']) {
+      const cursor = `${TOKEN.slice(0, 8)}${slipped}${TOKEN.slice(8)}`;
+      const fetch = fakeFetch(page([user(1)], info(true, cursor)), json({ message: 'gone' }, { status: 404 }));
+      const err = await (async () => drain(client(fetch).recipients(ids)))().catch((e) => e);
+      assert.equal(err.status, 404);
+      assert.match(err.path, /after=\[REDACTED\]$/, JSON.stringify(slipped));
+      assertNoToken(leakSurface(err));
+      assert.ok(!leakSurface(err).includes(TOKEN.slice(8)), JSON.stringify(slipped));
+    }
+    const retried = [];
+    const busy = fakeFetch(
+      page([user(1)], info(true, TOKEN)),
+      json({ message: 'busy' }, { status: 503 }),
+      json({ message: 'gone' }, { status: 404 }),
+    );
+    await (async () =>
+      drain(client(busy, { maxRetries: 1, onRetry: (r) => retried.push(r.path) }).recipients(ids)))().catch(() => {});
+    assert.equal(retried.length, 1);
+    assert.match(retried[0], /after=\[REDACTED\]$/, 'onRetry gets the path redacted too');
+  });
+
   test('the content type is redacted before it is lowercased, and shown as sent', async () => {
     const mixed = `Text/X-${TOKEN}; charset=${TOKEN}`;
     const fetch = fakeFetch(() => new Response('x', { headers: { 'content-type': mixed } }));

@@ -47,6 +47,17 @@ describe('demo host pages', () => {
       assert.equal(res.headers.get('x-content-type-options'), 'nosniff', p);
       await res.arrayBuffer();
     }
+    // Refusals and errors too: a 404, a traversal, a method not allowed.
+    for (const [p, method, status] of [
+      ['/nope', 'GET', 404],
+      ['/cdn/..%2fpackage.json', 'GET', 404],
+      ['/session', 'POST', 405],
+    ]) {
+      const res = await fetch(host.origin + p, { method });
+      assert.equal(res.status, status, p);
+      assert.equal(res.headers.get('content-security-policy'), "frame-ancestors 'self'", p);
+      await res.arrayBuffer();
+    }
   });
   test('the host binds 127.0.0.1 for "localhost", so the demo opens under both names', async () => {
     assert.match(host.origin, /^http:\/\/localhost:[0-9]+$/);

@@ -2,7 +2,7 @@
  * One GET with timeout, abort, bounded retries and response checks. Holds no credential itself: the
  * caller passes the Authorization value per request and a redaction function built by the client.
  */
-import { SCIM_ERROR } from '@svc-embed/protocol';
+import { SCIM_ERROR, UNSAFE_CHARS } from '@svc-embed/protocol';
 import { SvcApiError, statusMeaning } from './errors.js';
 import type { SvcApiErrorInit } from './errors.js';
 import { ELLIPSIS, replaceUnsafe } from './text.js';
@@ -238,7 +238,8 @@ export class Transport {
         delayMs,
         status: outcome.retry.status,
         code: outcome.retry.code as RetryInfo['code'],
-        path: spec.path,
+        // The query may hold a server-supplied cursor, which may echo the token.
+        path: this.#c.redact(spec.path),
       });
       await sleep(delayMs, signal);
     }
@@ -425,8 +426,8 @@ export class Transport {
     let text: string;
     try {
       const read = await readCapped(res, MAX_ERROR_BODY, signal);
-      // A cut may split a token, which redaction would then miss: drop the cut word. Tokens hold no
-      // whitespace, so the trailing run of non-whitespace holds any part of one.
+      // A cut may split a token, which redaction would then miss: drop what may hold a part of one, the trailing
+      // run of token characters and of what a server may slip between them.
       text = read.truncated ? dropTrailingWord(read.text) : read.text;
     } catch {
       if (outer?.aborted) throw outer.reason;
@@ -485,12 +486,17 @@ function describe(value: unknown): string {
   return typeof value === 'symbol' ? 'a symbol' : 'a value without a message';
 }
 
-/** `text` without its last run of non-whitespace characters. */
+/** `text` without its last run of characters that could be part of a token. */
 function dropTrailingWord(text: string): string {
   let end = text.length;
-  while (end > 0 && !/\s/.test(text[end - 1])) end--;
+  // Back over everything that could belong to a token: its characters, and what a server may slip between them
+  // (whitespace, unsafe characters, ?). Character by character: a pattern anchored at the end would retry from
+  // every position of a long run.
+  while (end > 0 && TOKEN_OR_FILLER.test(text[end - 1])) end--;
   return text.slice(0, end);
 }
+
+const TOKEN_OR_FILLER = new RegExp(`[A-Za-z0-9\\-._~+/=\\s?]|${UNSAFE_CHARS.source}`, 'u');
 
 /**
  * A fresh, minimal copy of a network error for `cause`: name, message and code only, each scrubbed,

@@ -34,9 +34,19 @@ export const REDACTED = '[REDACTED]';
 /**
  * What may stand between a token's characters once a server has echoed it and a message has been made safe:
  * unsafe characters (a BEL, a zero-width space), whitespace (a line break, or the space that replaced an unsafe
- * character), and `?` (the other replacement).
+ * character), and `?` (the other replacement). One character class, never alternatives that overlap: with
+ * U+2028 matched two ways, a run of them took seconds to fail to match.
  */
-const FILLER = `(?:[\\s?]|${UNSAFE_CHARS.source})*`;
+const UNSAFE_SET = /^\[(.*)\]\|\\p\{Cs\}$/.exec(UNSAFE_CHARS.source)?.[1];
+if (UNSAFE_SET === undefined) throw new Error('UNSAFE_CHARS is no longer one class and the surrogates');
+const FILLER = `[\\s?${UNSAFE_SET}\\p{Cs}]*`;
+/**
+ * The same between the characters of a URL-encoded token (a cursor in a request's path): the UTF-8 escapes of
+ * those characters, and `+` or `%20` for a space. None of them is a piece of an encoded token, so the two
+ * never compete for the same text.
+ */
+const ENCODED_FILLER =
+  '(?:%(?:[01][0-9A-F]|20|3F|7F|C2%[89][0-9A-F]|D8%9C|E2%80%(?:8[B-F]|A[8-E])|E2%81%(?:A0|A[6-9])|EF%BB%BF)|\\+)*';
 
 /**
  * Replaces a token in any text: raw or URL-encoded, in any letter case, and also when characters are slipped
@@ -45,13 +55,13 @@ const FILLER = `(?:[\\s?]|${UNSAFE_CHARS.source})*`;
  * (the client checks), so this cannot mangle ordinary words.
  */
 export function redactor(token: string): (text: string) => string {
-  const forms = new Set([token, encodeURIComponent(token), new URLSearchParams({ t: token }).toString().slice(2)]);
-  const pattern = new RegExp(
-    [...forms]
-      .sort((a, b) => b.length - a.length)
-      .map((form) => [...form].map((c) => c.replace(/[\\^$.*+?()[\]{}|/]/g, '\\$&')).join(FILLER))
-      .join('|'),
-    'giu',
-  );
+  const escape = (unit: string) => unit.replace(/[\\^$.*+?()[\]{}|/]/g, '\\$&');
+  // A URL-encoded form in its units: a character, or a %XX escape (never split by filler).
+  const units = (form: string) => form.match(/%[0-9A-Fa-f]{2}|[^]/gu) ?? [];
+  const forms = [
+    [...token].map(escape).join(FILLER),
+    ...new Set([encodeURIComponent(token), new URLSearchParams({ t: token }).toString().slice(2)]),
+  ].map((form, i) => (i === 0 ? form : units(form).map(escape).join(ENCODED_FILLER)));
+  const pattern = new RegExp(forms.sort((a, b) => b.length - a.length).join('|'), 'giu');
   return (text) => text.replace(pattern, REDACTED);
 }

@@ -76,9 +76,12 @@ function hostAllowed(req: IncomingMessage, names: readonly string[]): boolean | 
 }
 
 function respondText(ctx: Koa.Context, status: number, message: string, headers: Headers = {}): void {
-  // Whatever a failed middleware had set (a file's length and type, say) does not describe this body.
+  // Whatever a failed middleware had set (a file's length and type, say) does not describe this body; the app's
+  // own headers for every answer (the guard's) do.
+  const always = (ctx.state as { alwaysHeaders?: Headers }).alwaysHeaders ?? {};
   for (const name of ctx.res.getHeaderNames()) ctx.res.removeHeader(name);
   ctx.set('x-content-type-options', 'nosniff');
+  ctx.set(always);
   ctx.set(headers);
   ctx.status = status;
   ctx.type = TEXT;
@@ -86,9 +89,11 @@ function respondText(ctx: Koa.Context, status: number, message: string, headers:
 }
 
 /** The first middleware of every app: request shape and Host checks, nosniff, and the error boundary. */
-function guard(name: string, names: readonly string[]): Koa.Middleware {
+function guard(name: string, names: readonly string[], always: Headers): Koa.Middleware {
   return async (ctx, next) => {
     ctx.set('x-content-type-options', 'nosniff');
+    ctx.set(always);
+    (ctx.state as { alwaysHeaders?: Headers }).alwaysHeaders = always;
     try {
       const allowed = hostAllowed(ctx.req, names);
       if (typeof allowed === 'string') throw httpError(400, `Bad request: ${allowed}.`);
@@ -123,13 +128,20 @@ export function chain(...middleware: Koa.Middleware[]): Koa.Middleware {
     middleware.reduceRight<Koa.Next>((down, mw) => () => Promise.resolve(mw(ctx, down) as unknown), next)();
 }
 
-/** A Koa app whose first middleware is the guard; `name` ("tenant", "demo host") labels its log lines. */
-export function createApp(name: string, { hostNames = [] }: { hostNames?: readonly string[] } = {}): Koa {
+/**
+ * A Koa app whose first middleware is the guard; `name` ("tenant", "demo host") labels its log lines. `hostNames`
+ * are names it answers to beside the loopback ones; `headers` go on every answer, refusals and errors included.
+ */
+export function createApp(
+  name: string,
+  { hostNames = [], headers = {} }: { hostNames?: readonly string[]; headers?: Headers } = {},
+): Koa {
   const app = new Koa();
   app.use(
     guard(
       name,
       hostNames.map((h) => h.toLowerCase()),
+      headers,
     ),
   );
   // Reached only for failures after the response has started: one line, unless the client merely went away.

@@ -117,6 +117,13 @@ export function didYouMean(input: string, candidates: Iterable<string>, show = (
  * A positional argument that is not taken, named by its position on the command line, never by its value: it
  * is often a token pasted in the wrong place, and a usage error is printed, logged and screenshotted.
  */
+/**
+ * An unknown flag as a message names it: as typed when it looks like a flag (letters and dashes, short), else by
+ * position, like a stray argument (`-sk-live-...` is a token pasted with a dash, not a flag).
+ */
+const unknownFlag = (text: string, position: number): string =>
+  /^--?[A-Za-z][A-Za-z-]{0,23}$/.test(text) ? `unknown flag ${quote(text)}` : `unknown flag at position ${position}`;
+
 export const unexpectedArgument = (position: number, command: string): string =>
   `unexpected argument at position ${position}: ${command} takes flags only (the argument is not shown: it may be a secret)`;
 
@@ -148,14 +155,16 @@ export function parseFlags(args: readonly string[], specs: FlagSpecs, command: s
     } else if (arg.length > 1 && arg.startsWith('-')) {
       name = shorts.get(arg.slice(1));
       if (name === undefined) {
-        throw fail(`unknown flag ${quote(arg)}${didYouMean(arg.slice(1), Object.keys(specs), (c) => `--${c}`)}`);
+        throw fail(
+          `${unknownFlag(arg, before + i + 1)}${didYouMean(arg.slice(1), Object.keys(specs), (c) => `--${c}`)}`,
+        );
       }
     } else {
       throw fail(unexpectedArgument(before + i + 1, command));
     }
     const spec = Object.hasOwn(specs, name) ? specs[name] : undefined;
     if (spec === undefined) {
-      throw fail(`unknown flag ${quote(`--${name}`)}${didYouMean(name, Object.keys(specs), (c) => `--${c}`)}`);
+      throw fail(`${unknownFlag(`--${name}`, before + i + 1)}${didYouMean(name, Object.keys(specs), (c) => `--${c}`)}`);
     }
     if (spec.type === 'boolean') {
       if (inline !== undefined) throw fail(`--${name} takes no value`);
