@@ -278,6 +278,7 @@ export class SvcClient {
       retryMaxDelayMs: checkMs('retryMaxDelayMs', options.retryMaxDelayMs, 0, 30_000),
       onRetry: checkCallback('onRetry', options.onRetry),
       redact,
+      tokenLength: token.length,
     });
     this.#view = { baseUrl: this.baseUrl, token: REDACTED, scimAuthScheme: this.#scimScheme, timeoutMs, maxRetries };
     this.scim = new ScimApi(

@@ -19,6 +19,8 @@ export interface TransportConfig {
   onRetry: ((info: RetryInfo) => void) | undefined;
   /** Removes the credential from any text copied into an error. */
   redact: (text: string) => string;
+  /** The credential's length: how much of a cut body's end may hold a part of it. */
+  tokenLength: number;
 }
 
 /** One request as the API layer describes it. */
@@ -428,7 +430,7 @@ export class Transport {
       const read = await readCapped(res, MAX_ERROR_BODY, signal);
       // A cut may split a token, which redaction would then miss: drop what may hold a part of one, the trailing
       // run of token characters and of what a server may slip between them.
-      text = read.truncated ? dropTrailingWord(read.text) : read.text;
+      text = read.truncated ? dropTrailingWord(read.text, this.#c.tokenLength) : read.text;
     } catch {
       if (outer?.aborted) throw outer.reason;
       return {};
@@ -486,17 +488,24 @@ function describe(value: unknown): string {
   return typeof value === 'symbol' ? 'a symbol' : 'a value without a message';
 }
 
-/** `text` without its last run of characters that could be part of a token. */
-function dropTrailingWord(text: string): string {
+/**
+ * `text` without the end that could hold the start of a token: back over token characters and what a server may
+ * slip between them (whitespace, unsafe characters, ?), up to `tokenLength` token characters. A part of the
+ * token cut at the end has fewer than that, so it is gone; ordinary text before it stays.
+ */
+function dropTrailingWord(text: string, tokenLength: number): string {
   let end = text.length;
-  // Back over everything that could belong to a token: its characters, and what a server may slip between them
-  // (whitespace, unsafe characters, ?). Character by character: a pattern anchored at the end would retry from
-  // every position of a long run.
-  while (end > 0 && TOKEN_OR_FILLER.test(text[end - 1])) end--;
+  let tokenChars = 0;
+  // Character by character: a pattern anchored at the end would retry from every position of a long run.
+  while (end > 0 && TOKEN_OR_FILLER.test(text[end - 1])) {
+    if (!FILLER_CHAR.test(text[end - 1]) && ++tokenChars > tokenLength) break;
+    end--;
+  }
   return text.slice(0, end);
 }
 
 const TOKEN_OR_FILLER = new RegExp(`[A-Za-z0-9\\-._~+/=\\s?]|${UNSAFE_CHARS.source}`, 'u');
+const FILLER_CHAR = new RegExp(`[\\s?]|${UNSAFE_CHARS.source}`, 'u');
 
 /**
  * A fresh, minimal copy of a network error for `cause`: name, message and code only, each scrubbed,
