@@ -214,6 +214,26 @@ export function rewrite(el: SvcEmbedElement, names: readonly SvcEmbedPropertyNam
   for (const name of names) assign(el, name, el[name]);
 }
 
+/** Every reactive property of the element, each written with the value it has: what a framework wrapper's render does. */
+export function rewriteAll(el: SvcEmbedElement): void {
+  rewrite(el, [
+    'src',
+    'tenantOrigin',
+    'publicId',
+    'session',
+    'allowExport',
+    'colorScheme',
+    'locale',
+    'filter',
+    'theme',
+    'title',
+    'readyTimeout',
+    'loading',
+    'debug',
+    'sessionProvider',
+  ]);
+}
+
 function assign<K extends SvcEmbedPropertyName>(el: SvcEmbedElement, name: K, value: SvcEmbedElement[K]): void {
   el[name] = value;
 }

@@ -23,7 +23,7 @@ import {
   peerReady,
   peerReport,
   peerUrl,
-  rewrite,
+  rewriteAll,
   tenant,
 } from './helpers.js';
 import type { SvcEmbedElement } from '../../src/index.js';
@@ -204,22 +204,7 @@ const move = command(
 );
 
 const unchanged = command('unchanged writes', always, (_m, r) => {
-  rewrite(r.el, [
-    'src',
-    'tenantOrigin',
-    'publicId',
-    'session',
-    'allowExport',
-    'colorScheme',
-    'locale',
-    'filter',
-    'theme',
-    'title',
-    'readyTimeout',
-    'loading',
-    'debug',
-    'sessionProvider',
-  ]);
+  rewriteAll(r.el);
 });
 
 const whenReady = command('whenReady()', always, (_m, r) => track(r, 'whenReady', r.el.whenReady()));

@@ -16,7 +16,7 @@ import {
   peerReport,
   peerUrl,
   record,
-  rewrite,
+  rewriteAll,
   tenant,
   windowOf,
 } from './helpers.js';
@@ -183,25 +183,6 @@ describe('lifecycle', () => {
 
   describe('an unchanged write is a no-op', () => {
     /** Assigns every property the value it has. */
-    function rewriteAll(el: SvcEmbedElement) {
-      rewrite(el, [
-        'src',
-        'tenantOrigin',
-        'publicId',
-        'session',
-        'allowExport',
-        'colorScheme',
-        'locale',
-        'filter',
-        'theme',
-        'title',
-        'readyTimeout',
-        'loading',
-        'debug',
-        'sessionProvider',
-      ]);
-    }
-
     it('in ready: no svc-status, no action, the same frame', async () => {
       const { el, ready } = embed({
         'color-scheme': 'dark',

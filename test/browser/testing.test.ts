@@ -2,7 +2,7 @@
 // element's frame is a document on this page's own origin (a 404 page of the test server).
 import { expect } from '@open-wc/testing';
 import sinon from 'sinon';
-import { cleanup, embed, frameOf, tenant } from './helpers.js';
+import { DOM_EVENTS, cleanup, embed, frameOf, tenant } from './helpers.js';
 import type { PeerMessage, SvcDetail } from './helpers.js';
 import { buildEvent, filterParam } from '../../src/index.js';
 import type { EventPayloadMap, EventType, SvcEmbedElement, Surface } from '../../src/index.js';
@@ -17,25 +17,13 @@ import {
 import { framePoster } from '../../src/testing/frame.js';
 import { literal } from '../support/literal.mjs';
 
-const DOM_EVENTS = [
-  'svc-ready',
-  'svc-view',
-  'svc-navigate',
-  'svc-dashboard-loaded',
-  'svc-download',
-  'svc-drilldown',
-  'svc-ai-query',
-  'svc-error',
-  'svc-message-rejected',
-  'svc-config-error',
-  'svc-status',
-  'svc-action',
-] as const;
+// Every svc-* event, the element's own status and action notices included.
+const ALL_EVENTS = [...DOM_EVENTS, 'svc-status', 'svc-action'] as const;
 
 /** Every svc-* event dispatched on `el`, by name and detail, in order. */
 function record(el: Element) {
   const seen: Array<{ name: string; detail: SvcDetail }> = [];
-  for (const name of DOM_EVENTS) {
+  for (const name of ALL_EVENTS) {
     el.addEventListener(name, (e) => seen.push({ name, detail: (e as CustomEvent<SvcDetail>).detail }));
   }
   return seen;
