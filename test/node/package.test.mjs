@@ -2,6 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import vm from 'node:vm';
@@ -70,6 +71,20 @@ test('the CDN bundles are within their 9,000-byte gzip budget and self-contained
   assert.throws(() => new vm.Script(readFileSync(new URL(files[0], root), 'utf8')), SyntaxError);
 });
 
+test('cdn/integrity.json: the sha384 Subresource Integrity value of each CDN bundle, by file name', async () => {
+  const { default: bundles } = await import(new URL('rollup.config.mjs', root));
+  const integrity = JSON.parse(readFileSync(new URL('cdn/integrity.json', root), 'utf8'));
+  const sha384 = (file) => {
+    const bytes = readFileSync(new URL(file, root));
+    return createHash('sha384').update(bytes).digest('base64');
+  };
+  const expected = Object.fromEntries(
+    bundles.map(({ output }) => [output.file.replace(/^cdn\//, ''), `sha384-${sha384(output.file)}`]),
+  );
+  assert.deepEqual(integrity, expected);
+  assert.deepEqual(Object.keys(integrity), ['svc-embed.min.js', 'svc-embed.classic.min.js']);
+});
+
 test('@svc-embed/react imports in plain Node and renders on the server', () => {
   const result = spawnSync(
     process.execPath,
@@ -125,6 +140,7 @@ test('the published files: every entry point, its typings, the bundles, the mani
     'html-custom-data.json',
     pkg.unpkg,
     'cdn/svc-embed.classic.min.js',
+    'cdn/integrity.json',
   ]) {
     assert.ok(packed.has(file.replace(/^\.\//, '')), `${file} is published`);
   }

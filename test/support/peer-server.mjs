@@ -3,17 +3,42 @@
 // http://127.0.0.1:<port> is a genuinely different origin and site: the browser, not the test,
 // enforces the same-origin policy.
 // `executeServerCommand('peer-origins')` tells the tests both origins.
+// Each also serves the built CDN bundles (cdn/, as rollup.config.mjs lists them) at /cdn/<name>, with CORS for the
+// test page's origin alone, as a CDN would: test/browser/sri.test.ts loads them with Subresource Integrity.
 import { createServer } from 'node:http';
 import { readFileSync } from 'node:fs';
+import { basename } from 'node:path';
+import bundles from '../../rollup.config.mjs';
 
 const page = new URL('./peer.html', import.meta.url);
+const root = new URL('../../', import.meta.url);
+// Exact paths, each to its file: no other path of /cdn/ names anything.
+const cdn = new Map(bundles.map(({ output }) => [`/cdn/${basename(output.file)}`, new URL(output.file, root)]));
 // SVC_PEER_DELAY_MS: the peer answers every page this late, as a slow tenant or a loaded machine would. A test that
 // assumes a quick frame then fails every time, not once in many runs.
 const delay = Number(process.env.SVC_PEER_DELAY_MS) || 0;
 
-function serve() {
+/** A peer server; `pageOrigin` is the test page's origin, the one origin its bundles are shared with. */
+function serve(pageOrigin) {
   const server = createServer((req, res) => {
     const { pathname } = new URL(req.url, 'http://x');
+    const bundle = cdn.get(pathname);
+    if (bundle && req.method === 'GET') {
+      // Read at each request, so a rebuild is served at once; a bundle not built yet is a 404.
+      let code;
+      try {
+        code = readFileSync(bundle);
+      } catch {
+        res.writeHead(404, { 'content-type': 'text/plain' });
+        return res.end('not built: npm run build');
+      }
+      res.writeHead(200, {
+        'content-type': 'text/javascript; charset=utf-8',
+        'cache-control': 'no-store',
+        'access-control-allow-origin': pageOrigin,
+      });
+      return res.end(code);
+    }
     // A tenant that accepts the connection and never answers: the frame never loads.
     if (pathname.startsWith('/embed/hang')) return;
     if (pathname.startsWith('/embed/')) {
@@ -33,8 +58,9 @@ export function peerServerPlugin() {
   let servers = [];
   return {
     name: 'svc-embed-peer',
-    async serverStart() {
-      servers = await Promise.all([serve(), serve()]);
+    async serverStart({ config }) {
+      const pageOrigin = `http://${config.hostname}:${config.port}`;
+      servers = await Promise.all([serve(pageOrigin), serve(pageOrigin)]);
     },
     async serverStop() {
       await Promise.all(
