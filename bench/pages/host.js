@@ -5,7 +5,7 @@
 //   element   <svc-embed> from the built bundle /cdn/svc-embed.min.js, counting its svc-* events
 //   bare      an iframe and a bare `message` listener that checks source, origin and data.source
 //   dispatch  the same, plus one CustomEvent dispatch per message (the floor of any element)
-//   validate  the same, with the event read by the protocol's readEvent (every rule of spec 2.4 and 6),
+//   validate  the same, with the event read by the protocol's readEvent (every rule of docs/protocol.md, "Validation"),
 //             refused when it carries transferred ports (as the element refuses it), and its detail
 //             dispatched: the floor of any host that keeps the element's rules
 import { elementLikeFrame } from './embed-frame.js';

@@ -34,7 +34,7 @@ function send(res, status, body, headers = {}) {
   res.end(typeof body === 'string' ? body : JSON.stringify(body));
 }
 
-/** 250 recipients over cursor pages, like spec 4.1; cursors are the index, base64url-encoded. */
+/** 250 recipients over cursor pages (docs/api.md, "Pagination"); cursors are the index, base64url-encoded. */
 function recipientsHandler(req, res) {
   const url = new URL(req.url, 'http://x');
   if (req.headers.authorization !== `Bearer ${TOKEN}`) return send(res, 401, { message: 'who are you?' });

@@ -32,7 +32,7 @@ fc.configureGlobal({
   ...(process.env.FUZZ_PATH ? { path: process.env.FUZZ_PATH } : {}),
 });
 
-// ---- the spec's event field table (section 6), written out here independently of the validator
+// ---- the event payload tables (docs/protocol.md, "Events"), written out here independently of the validator
 
 const FIELDS = {
   'svc:event:ready': ['embedTenant', 'deploymentId', 'mode', 'surface', 'publicId'],

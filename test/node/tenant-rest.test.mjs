@@ -1,4 +1,5 @@
-// Contract tests of the simulated tenant's getRecipients endpoint (spec 4.1, 5.1, 5.3, 7, 8), over HTTP.
+// Contract tests of the simulated tenant's getRecipients endpoint (docs/api.md, "Recipients", "Authentication" and
+// "Errors"), over HTTP.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTenant } from '@svc-embed/tenant';

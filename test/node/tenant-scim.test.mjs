@@ -1,4 +1,5 @@
-// Contract tests of the simulated tenant's SCIM user listing (spec 4.2, 5.2, RFC 7644), over HTTP.
+// Contract tests of the simulated tenant's SCIM user listing (docs/api.md, "SCIM users" and "Authentication"; RFC
+// 7644), over HTTP.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTenant } from '@svc-embed/tenant';

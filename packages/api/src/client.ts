@@ -1,5 +1,6 @@
 /**
- * `SvcClient`: the recipients listing (spec 4.1) and the SCIM user listing (spec 4.2) over `fetch`.
+ * `SvcClient`: the recipients listing (docs/api.md, "Recipients") and the SCIM user listing (docs/api.md,
+ * "SCIM users") over `fetch`.
  */
 import { SvcApiError } from './errors.js';
 import { Transport } from './http.js';
@@ -102,8 +103,8 @@ interface CheckedRecipients {
 type Get = (path: string, signal: AbortSignal | undefined) => Promise<JsonResult>;
 
 /**
- * The SCIM 2 user listing (spec 4.2), reached as `client.scim`. Requests carry
- * `Authorization: <scimAuthScheme> <token>` (spec 5.2).
+ * The SCIM 2 user listing (docs/api.md, "SCIM users"), reached as `client.scim`. Requests carry
+ * `Authorization: <scimAuthScheme> <token>` (docs/api.md, "Authentication").
  */
 export class ScimApi {
   readonly #get: Get;
@@ -235,7 +236,7 @@ export class ScimApi {
 export class SvcClient {
   /** The normalised base URL, without a trailing slash. */
   readonly baseUrl: string;
-  /** The SCIM 2 interface (spec 4.2). */
+  /** The SCIM 2 interface (docs/api.md, "SCIM users"). */
   readonly scim: ScimApi;
   readonly #token: string;
   readonly #scimScheme: ScimAuthScheme;

@@ -101,7 +101,7 @@ export class SvcApiError extends Error {
   }
 }
 
-/** Usual meaning of an HTTP status, in the words of spec sections 5.3 and 7. */
+/** Usual meaning of an HTTP status, as docs/api.md, "Errors", gives it. */
 export function statusMeaning(status: number, scim: boolean): string {
   switch (status) {
     case 400:

@@ -1,6 +1,6 @@
 /**
- * `@svc-embed/api`: a typed client of the service's REST recipients listing (spec 4.1) and SCIM user
- * listing (spec 4.2), on the standard `fetch` with zero runtime dependencies and no DOM.
+ * `@svc-embed/api`: a typed client of the service's REST recipients listing (docs/api.md, "Recipients") and SCIM
+ * user listing (docs/api.md, "SCIM users"), on the standard `fetch` with zero runtime dependencies and no DOM.
  * @packageDocumentation
  */
 export { SvcClient, ScimApi } from './client.js';

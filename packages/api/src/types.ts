@@ -1,12 +1,12 @@
 /**
- * Public types of `@svc-embed/api`: the recipients listing (spec 2.1-2.3, 4.1) and the SCIM user
- * listing (spec 4.2, 5.2).
+ * Public types of `@svc-embed/api`: the recipients listing (docs/api.md, "Recipients" and "Pagination") and
+ * the SCIM user listing (docs/api.md, "SCIM users" and "Authentication").
  */
 
-/** The recipient kinds this version knows (spec 2.2). */
+/** The recipient kinds this version knows (docs/api.md, "Recipients"). */
 export type KnownRecipientType = 'USER' | 'EMBED_USER' | 'SLACK';
 
-/** A main console user (spec 4.1 rule 3). */
+/** A main console user (docs/api.md, "Recipients"). */
 export interface UserRecipient {
   readonly type: 'USER';
   readonly userId: number | null;
@@ -14,7 +14,7 @@ export interface UserRecipient {
   readonly username: string | null;
 }
 
-/** An embed user (spec 4.1 rule 3). */
+/** An embed user (docs/api.md, "Recipients"). */
 export interface EmbedUserRecipient {
   readonly type: 'EMBED_USER';
   readonly embedUserId: number | null;
@@ -24,7 +24,7 @@ export interface EmbedUserRecipient {
   readonly username: string | null;
 }
 
-/** A chat channel (spec 4.1 rule 3). */
+/** A chat channel (docs/api.md, "Recipients"). */
 export interface SlackRecipient {
   readonly type: 'SLACK';
   readonly channelId: string | null;
@@ -48,7 +48,7 @@ export interface UnknownRecipient {
 /** One recipient of a notification, discriminated on `type`. */
 export type NotificationRecipient = UserRecipient | EmbedUserRecipient | SlackRecipient | UnknownRecipient;
 
-/** Cursor pagination state (spec 2.3). Absent cursors are normalised to `null`. */
+/** Cursor pagination state (docs/api.md, "Pagination"). Absent cursors are normalised to `null`. */
 export interface PageInfo {
   readonly hasNextPage: boolean;
   readonly hasPreviousPage: boolean;
@@ -56,7 +56,7 @@ export interface PageInfo {
   readonly endCursor: string | null;
 }
 
-/** One page of `getRecipients` (spec 2.1). A missing `pageInfo` is normalised to `null`. */
+/** One page of `getRecipients` (docs/api.md, "Recipients"). A missing `pageInfo` is normalised to `null`. */
 export interface NotificationRecipientsListResponse {
   readonly items: readonly NotificationRecipient[];
   readonly pageInfo: PageInfo | null;
@@ -105,7 +105,7 @@ export interface RecipientsIterationParams extends ListRecipientsParams {
   maxPages?: number;
 }
 
-/** The SCIM authorization schemes the service accepts (spec 5.2). */
+/** The SCIM authorization schemes the service accepts (docs/api.md, "Authentication"). */
 export type ScimAuthScheme = 'Bearer' | 'Api-Key';
 
 /** A SCIM multi-valued attribute entry such as an e-mail address (RFC 7643 2.4). */
@@ -118,7 +118,7 @@ export interface ScimMultiValued {
 }
 
 /**
- * A SCIM user resource (RFC 7643 4.1). The service does not document its fields (spec 2.5), so
+ * A SCIM user resource (RFC 7643 4.1). The service does not document its fields (docs/api.md, "SCIM users"), so
  * only `id` and `userName` are required; every other field the server sends is kept.
  */
 export interface ScimUser {
@@ -198,7 +198,7 @@ export interface SvcClientOptions {
    * passed as is, and refused at run time with a TypeError saying the token is missing.
    */
   token: string | undefined;
-  /** Authorization scheme on `/scim/v2` requests (spec 5.2). Default `'Bearer'`. */
+  /** Authorization scheme on `/scim/v2` requests (docs/api.md, "Authentication"). Default `'Bearer'`. */
   scimAuthScheme?: ScimAuthScheme;
   /** A `fetch` implementation. Default: the global `fetch`. */
   fetch?: typeof globalThis.fetch;
@@ -217,7 +217,7 @@ export interface SvcClientOptions {
   /** Called before each retry wait (for logging or progress). */
   onRetry?: (info: RetryInfo) => void;
   /**
-   * Permit construction in a browser. An unscoped key grants full account access (spec 5.1), so
+   * Permit construction in a browser. An unscoped key grants full account access (docs/api.md, "Authentication"), so
    * only pass `true` for a key that is safe to expose to the page's users.
    */
   allowBrowser?: boolean;

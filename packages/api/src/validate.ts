@@ -13,7 +13,7 @@ import type {
   ScimUser,
 } from './types.js';
 
-/** Largest page size of `getRecipients` (spec 8). */
+/** Largest page size of `getRecipients` (docs/api.md, "Recipients"). */
 export const MAX_FIRST = 200;
 /** Default `maxPages` of both iterators: they always end, even against a server that never does. */
 export const DEFAULT_MAX_PAGES = 10_000;
@@ -90,7 +90,7 @@ export function checkToken(token: unknown): string {
   return token;
 }
 
-/** Checks the SCIM authorization scheme (spec 5.2). */
+/** Checks the SCIM authorization scheme (docs/api.md, "Authentication"). */
 export function checkScheme(value: unknown): ScimAuthScheme {
   if (value === undefined) return 'Bearer';
   if (value !== 'Bearer' && value !== 'Api-Key') throw new TypeError('scimAuthScheme must be "Bearer" or "Api-Key"');
@@ -112,7 +112,7 @@ export function checkInteger(
   return value;
 }
 
-/** Checks an id: a positive safe integer (spec 4.1 path parameters). */
+/** Checks an id: a positive safe integer (the path parameters of docs/api.md, "Recipients"). */
 export function checkId(name: string, value: unknown): number {
   const form = `a positive safe integer (1 to ${Number.MAX_SAFE_INTEGER})`;
   if (typeof value !== 'number') throw new TypeError(`${name} must be ${form}`);
@@ -172,7 +172,7 @@ function invalid(field: string, expected: string): never {
   });
 }
 
-// The fields of a recipient (spec 2.2). A listing reads 90,000 of them, so they are read as plain
+// The fields of a recipient (docs/api.md, "Recipients"). A listing reads 90,000 of them, so they are read as plain
 // properties (`item.email`), each checked by its value, and a bad one is named by its path, e.g.
 // `items[3].email`, built only then. Only own properties count: see ownFieldsOnly.
 
@@ -252,7 +252,7 @@ function parseCursor(info: Record<string, unknown>, key: string): string | null 
   return info[key];
 }
 
-/** Checks one `getRecipients` page (spec 2.1-2.3) and returns a fresh, normalised copy. */
+/** Checks one `getRecipients` page (docs/api.md, "Recipients" and "Pagination"); returns a fresh, normalised copy. */
 export function parseRecipientsPage(body: unknown): NotificationRecipientsListResponse {
   if (!isPlainObject(body)) invalid('body', 'a JSON object');
   if (!Array.isArray(body.items)) invalid('items', 'an array');

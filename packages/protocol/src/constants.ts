@@ -1,7 +1,7 @@
-/** The `source` of every message of the protocol, in either direction (spec 2.4). */
+/** The `source` of every message of the protocol, in either direction (docs/protocol.md, "The envelope"). */
 export const SOURCE = 'svc-embed';
 
-/** The wire names of the events the embed sends to its host (spec 6). */
+/** The wire names of the events the embed sends to its host (docs/protocol.md, "Events"). */
 export const EVENT_TYPES = [
   'svc:event:ready',
   'svc:event:view',
@@ -13,7 +13,7 @@ export const EVENT_TYPES = [
   'svc:event:error',
 ] as const;
 
-/** The wire names of the actions the host sends into the embed (spec 4.3). */
+/** The wire names of the actions the host sends into the embed (docs/protocol.md, "Actions"). */
 export const ACTION_TYPES = [
   'svc:action:set-color-scheme',
   'svc:action:set-theme',

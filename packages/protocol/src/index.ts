@@ -1,5 +1,5 @@
 /**
- * `@svc-embed/protocol` (also `svc-embed/protocol`): the embed message protocol (spec 2.4, 4.3, 6) with no DOM and
+ * `@svc-embed/protocol` (also `svc-embed/protocol`): the embed message protocol (docs/protocol.md) with no DOM and
  * no dependencies. Wire names, types, validators for both directions and action/event builders, and the rules every
  * svc-embed package shares (loopback hosts, unsafe characters, public ids, sessions, SCIM URNs, allowed host
  * origins). The `<svc-embed>`

@@ -65,7 +65,7 @@ export interface ErrorPayload {
   fatal?: boolean;
 }
 
-/** The payload of each event, by wire type (spec 6). */
+/** The payload of each event, by wire type (docs/protocol.md, "Events"). */
 export interface EventPayloadMap {
   'svc:event:ready': ReadyPayload;
   'svc:event:view': ViewPayload;
@@ -88,7 +88,7 @@ export interface EmbedTheme {
   [field: string]: unknown;
 }
 
-/** The payload of each action, by wire type (spec 4.3). */
+/** The payload of each action, by wire type (docs/protocol.md, "Actions"). */
 export interface ActionPayloadMap {
   'svc:action:set-color-scheme': { scheme: ColorScheme };
   'svc:action:set-theme': EmbedTheme;
@@ -121,7 +121,7 @@ export interface EventRejection {
 /** Any valid event's detail, discriminated on `type`. */
 export type AnyEventDetail = { [T in EventType]: EventDetail<T> }[EventType];
 
-/** An event envelope, embed -> host (spec 2.4): `surface` is always present. */
+/** An event envelope, embed -> host (docs/protocol.md, "The envelope"): `surface` is always present. */
 export interface EventEnvelope<T extends EventType = EventType> {
   source: 'svc-embed';
   direction: 'event';
@@ -131,7 +131,7 @@ export interface EventEnvelope<T extends EventType = EventType> {
   surface: Surface;
 }
 
-/** An action envelope, host -> embed (spec 2.4): never a `surface`. */
+/** An action envelope, host -> embed (docs/protocol.md, "The envelope"): never a `surface`. */
 export interface ActionEnvelope<T extends ActionType = ActionType> {
   source: 'svc-embed';
   direction: 'action';

@@ -42,7 +42,7 @@ const REQUIRED_OR_NULL = 2;
 type Presence = typeof OPTIONAL | typeof REQUIRED | typeof REQUIRED_OR_NULL;
 type FieldRule = readonly [Kind, Presence?];
 
-/** Spec section 6, one line per field. Fields not listed here are dropped. */
+/** The payload fields of docs/protocol.md, "Events", one line per field. Fields not listed here are dropped. */
 const EVENT_FIELDS: Record<EventType, Record<string, FieldRule>> = {
   'svc:event:ready': {
     embedTenant: [STRING, REQUIRED_OR_NULL],
@@ -147,10 +147,10 @@ function checkEnvelope(data: unknown, direction: 'event' | 'action', types: read
 }
 
 /**
- * Reads an incoming event (embed -> host) against spec 2.4 and 6 into `{type, surface, timestamp, payload}`,
- * whose payload is a fresh object holding only the spec's fields, or into `{reason, type?}` saying why it is
- * refused. The reason names the field and the rule and never echoes message data; `type` is there only when it
- * is a known event type. Never throws.
+ * Reads an incoming event (embed -> host) against docs/protocol.md, "The envelope" and "Events", into
+ * `{type, surface, timestamp, payload}`, whose payload is a fresh object holding only the spec's fields, or into
+ * `{reason, type?}` saying why it is refused. The reason names the field and the rule and never echoes message
+ * data; `type` is there only when it is a known event type. Never throws.
  */
 export function readEvent(data: unknown): AnyEventDetail | EventRejection {
   let type: EventType | undefined;
@@ -176,9 +176,9 @@ export function readEvent(data: unknown): AnyEventDetail | EventRejection {
 }
 
 /**
- * Validates an incoming event (embed -> host) against spec 2.4 and 6. On success `message` is a fresh
- * envelope whose payload holds only the spec's fields. `type` is reported only when it is a known
- * event type, so a refusal never repeats attacker-chosen text.
+ * Validates an incoming event (embed -> host) against docs/protocol.md, "The envelope" and "Events". On success
+ * `message` is a fresh envelope whose payload holds only the spec's fields. `type` is reported only when it is a
+ * known event type, so a refusal never repeats attacker-chosen text.
  */
 export function validateEvent(data: unknown): Validated<AnyEventEnvelope> {
   const read = readEvent(data);

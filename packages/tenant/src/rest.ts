@@ -1,4 +1,5 @@
-// The tenant's REST (spec 4.1, 5.1, 7, 8) and SCIM (spec 4.2, 5.2) endpoints, to mount at /api.
+// The tenant's REST and SCIM endpoints, to mount at /api: what docs/api.md describes in "Recipients", "SCIM users",
+// "Authentication" and "Errors".
 // Every answer carries an x-request-id; bad input gets a 400 with a JSON body and never reaches the
 // data layer; credentials are never echoed.
 import { randomUUID } from 'node:crypto';

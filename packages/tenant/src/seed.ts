@@ -224,7 +224,7 @@ export interface Credential {
   readonly deployments: readonly number[] | null;
 }
 
-/** The demo credentials (documented in the README). `deployments: null` means every deployment. */
+/** The demo credentials (documented in docs/tenant.md, "Demo keys"). `deployments: null` means every deployment. */
 export const CREDENTIALS: ReadonlyMap<string, Credential> = new Map<string, Credential>([
   ['demo-admin-key', { kind: 'api-key', admin: true, deployments: null }],
   ['demo-scoped-key', { kind: 'api-key', admin: true, deployments: [1] }],

@@ -1,4 +1,4 @@
-// The embed session rules of the simulated tenant (documented in the README's session table):
+// The embed session rules of the simulated tenant (documented in docs/tenant.md, "Sessions"):
 //   absent                          private mode
 //   expired                         expired
 //   demo-<tenant>-exp<T>-<n>-<mac> minted by this tenant (mint, POST /api/v1/embed/sessions): signed for <tenant>

@@ -1,4 +1,4 @@
-/** `svc-embed recipients`: every recipient of a notification (spec 4.1). */
+/** `svc-embed recipients`: every recipient of a notification (docs/api.md, "Recipients"; docs/cli.md, "Commands"). */
 import type { NotificationRecipient } from '../../index.js';
 import { RECIPIENT_FIELDS } from '../../validate.js';
 import { API_FLAGS, API_HELP, integerFlag } from '../args.js';

@@ -1,4 +1,4 @@
-/** `svc-embed scim-users`: every SCIM user (spec 4.2). */
+/** `svc-embed scim-users`: every SCIM user (docs/api.md, "SCIM users"; docs/cli.md, "Commands"). */
 import type { ScimUser } from '../../index.js';
 import { API_FLAGS, API_HELP, UsageError, choiceFlag, integerFlag } from '../args.js';
 import type { Command } from '../command.js';
