@@ -99,18 +99,18 @@ const keyOf = (result: EmbedUrlResult | undefined) => (result ? ('url' in result
  * origin, are validated, and are re-dispatched as typed DOM events; actions go out only after ready,
  * and only to the tenant origin.
  *
- * @fires {SvcEventDetail<'svc:event:ready'>} svc-ready - The embed authenticated and mounted. Detail: {type, surface, timestamp, payload}.
- * @fires {SvcEventDetail<'svc:event:view'>} svc-view - A surface was viewed.
- * @fires {SvcEventDetail<'svc:event:navigate'>} svc-navigate - The viewer navigated inside the embed.
- * @fires {SvcEventDetail<'svc:event:dashboard-loaded'>} svc-dashboard-loaded - All widgets of a dashboard rendered.
- * @fires {SvcEventDetail<'svc:event:download'>} svc-download - The viewer exported data or an image.
- * @fires {SvcEventDetail<'svc:event:drilldown'>} svc-drilldown - The viewer drilled into a measure.
- * @fires {SvcEventDetail<'svc:event:ai-query'>} svc-ai-query - An AI query was submitted, completed or failed.
- * @fires {SvcEventDetail<'svc:event:error'>} svc-error - The embed surfaced an error.
- * @fires {SvcMessageRejectedDetail} svc-message-rejected - A message from the embed failed validation. Detail: {reason, type?}.
- * @fires {SvcConfigErrorDetail} svc-config-error - The embed URL was refused; no iframe exists. Detail: {reason, message}.
- * @fires {SvcStatusDetail} svc-status - `status` changed. Detail: {status, previous, reason?, message?, frameLoaded?, elapsedMs?}.
- * @fires {SvcActionDetail} svc-action - An action was posted to the embed. Detail: {type, payload, timestamp}.
+ * @fires {SvcEventDetail<'svc:event:ready'>} svc-ready - `svc:event:ready`: the embed authenticated and mounted. Payload: `embedTenant` (string | null), `deploymentId` (number | null), `mode` (`signed` | `private`), `surface`, `publicId?`.
+ * @fires {SvcEventDetail<'svc:event:view'>} svc-view - `svc:event:view`: a surface was viewed. Payload: `surface`, `path`, `publicId?`, `title?`.
+ * @fires {SvcEventDetail<'svc:event:navigate'>} svc-navigate - `svc:event:navigate`: the viewer navigated inside the embed. Payload: `path`, `previousPath?`.
+ * @fires {SvcEventDetail<'svc:event:dashboard-loaded'>} svc-dashboard-loaded - `svc:event:dashboard-loaded`: all widgets of a dashboard rendered. Payload: `publicId?`, `widgetCount?`, `loadDurationMs?`.
+ * @fires {SvcEventDetail<'svc:event:download'>} svc-download - `svc:event:download`: the viewer exported data or an image. Payload: `format` (`csv` | `xlsx` | `png` | `pdf`), `target` (`widget` | `dashboard`), `widgetId?`, `title?`, `rowCount?`.
+ * @fires {SvcEventDetail<'svc:event:drilldown'>} svc-drilldown - `svc:event:drilldown`: the viewer drilled into a measure. Payload: `member`, `value?` (any type, passed through as structured clone delivered it), `widgetId?`.
+ * @fires {SvcEventDetail<'svc:event:ai-query'>} svc-ai-query - `svc:event:ai-query`: an AI query was submitted, completed or failed. Payload: `query`, `status` (`submitted` | `completed` | `error`), `chatId?`, `agentId?`.
+ * @fires {SvcEventDetail<'svc:event:error'>} svc-error - `svc:event:error`: the embed surfaced an error. Payload: `message`, `name?`, `context?`, `fatal?`.
+ * @fires {SvcMessageRejectedDetail} svc-message-rejected - A message from the embed's own frame and origin failed validation and was not dispatched. Detail: `{reason, type?}`. `reason` names the field and the rule, never message data; `type` is there when it was a known event type.
+ * @fires {SvcConfigErrorDetail} svc-config-error - The embed URL was refused; no iframe exists, and `status` becomes `error`. Detail: `{reason, message}`; `reason` is `relative-url`, `invalid-url`, `unsupported-protocol`, `insecure-protocol`, `credentials-in-url`, `opaque-origin`, `invalid-tenant-origin`, `invalid-public-id` or `invalid-session`.
+ * @fires {SvcStatusDetail} svc-status - `status` changed. Detail: `{status, previous, reason?, message?, frameLoaded?, elapsedMs?}`.
+ * @fires {SvcActionDetail} svc-action - An action was posted to the embed: exactly the envelope sent, without `source` and `direction`. Detail: `{type, payload, timestamp}`.
  * @slot loading - Shown over the frame while `status` is `loading`.
  * @slot error - Shown over the frame while `status` is `error`; replaces the built-in message.
  * @csspart frame - The iframe.
@@ -173,34 +173,59 @@ iframe{display:block;box-sizing:border-box;width:100%;height:100%;border:0}
     }
   }
 
-  /** The full embed URL. Its origin is the tenant origin every message check uses. `https:` only (`http:` on loopback). */
+  /**
+   * The full embed URL. Its origin is the tenant origin every message check uses. `https:` only; `http:` only on
+   * loopback (`localhost`, `127.0.0.0/8`, `[::1]`). Relative URLs, other schemes and URLs with user-info are refused.
+   */
   declare src?: string | null;
-  /** With `public-id` (and `session`), builds `{tenant-origin}/embed/dashboard/{public-id}?session={session}` when `src` is absent. */
+  /**
+   * A bare origin. With `public-id` (and `session`), builds `{tenant-origin}/embed/dashboard/{public-id}?session={session}`
+   * (the session encoded) when `src` is absent.
+   */
   declare tenantOrigin?: string | null;
-  /** The dashboard's public id, used with `tenant-origin`. */
+  /**
+   * The dashboard's public id, used with `tenant-origin`: 1 to 256 characters of `A-Z a-z 0-9 - _ . ~`, not `.` or
+   * `..`. Anything else is refused with `invalid-public-id`.
+   */
   declare publicId?: string | null;
-  /** The session id from the session-generation API, used with `tenant-origin`. */
+  /**
+   * The session id from the session-generation API, used with `tenant-origin`. Optional: without it the embed runs
+   * in `private` mode. A session with a control character or a lone surrogate is refused with `invalid-session`.
+   */
   declare session?: string | null;
-  /** Adds `allowExport=true` to the embed URL: the CSV download control appears. */
+  /**
+   * Adds `allowExport=true` to the embed URL (either form): the CSV download control appears. The attribute value
+   * `false` reads as false.
+   */
   declare allowExport: boolean;
-  /** `light`, `dark` or `auto` (follows the viewer's OS preference). */
+  /** `light`, `dark` or `auto` (follows the viewer's OS preference). Sends `svc:action:set-color-scheme`. */
   declare colorScheme?: string | null;
-  /** A BCP 47 language tag such as `de-DE`. */
+  /** A BCP 47 language tag such as `de-DE`, checked with `Intl.getCanonicalLocales`. Sends `svc:action:set-locale`. */
   declare locale?: string | null;
-  /** `f_<semantic_view>.<dimension>=<JSON>`, e.g. from `filterParam('orders', 'status', 'shipped')`. */
+  /**
+   * `f_<semantic_view>.<dimension>=<JSON>` in URL-query form, whose JSON is an object with a `"value"` key; build it
+   * with `filterParam('orders', 'status', 'shipped')`. Sends `svc:action:set-filter`.
+   */
   declare filter?: string | null;
   /**
-   * A brand theme (`primaryColor`, `borderRadius`, `font`, …). Assign a new object to apply a change. The attribute
-   * takes JSON; the text `[object Object]` that server renderers write for an object is ignored.
+   * A brand theme (`primaryColor`, `borderRadius`, `font`, …): plain JSON-like data. Assign a new object to apply a
+   * change; a JSON copy is sent with `svc:action:set-theme`. The attribute takes JSON; the text `[object Object]`
+   * that server renderers write for an object is ignored.
    */
   declare theme?: EmbedTheme | null;
   /** The accessible name of the iframe. Default: "Embedded analytics". */
   declare title: string;
-  /** Milliseconds to wait for the embed's ready before `status` becomes `error` (`ready-timeout`); `0` waits forever. */
+  /**
+   * Milliseconds to wait for the embed's ready before `status` becomes `error` (`ready-timeout`): whole milliseconds
+   * from `0` (waits forever) to `2147483647`; anything else warns, and the default applies.
+   */
   declare readyTimeout: number;
   /** `lazy` or `eager`, passed to the iframe. With `lazy`, the ready timeout starts when the element first comes into view. */
   declare loading?: 'lazy' | 'eager' | null;
-  /** Logs events, actions, rejections, status changes and the embed URL (session masked) with `console.debug`. */
+  /**
+   * Logs events, actions, rejections, status changes and the embed URL (session masked) with `console.debug`. The
+   * attribute value `false` reads as false.
+   */
   declare debug: boolean;
   /** Returns a fresh session id from your backend; used by `renewSession()` and by automatic renewal. */
   declare sessionProvider?: (() => Promise<string>) | null;
@@ -261,7 +286,7 @@ iframe{display:block;box-sizing:border-box;width:100%;height:100%;border:0}
     }
   }
 
-  /** Whether the embed has said `svc:event:ready` for the current session: actions are being delivered. */
+  /** Whether the embed has said `svc:event:ready` for the current session: `true` exactly when `status` is `ready`. */
   get ready(): boolean {
     return this.#state === 'ready';
   }
@@ -283,9 +308,9 @@ iframe{display:block;box-sizing:border-box;width:100%;height:100%;border:0}
   }
 
   /**
-   * Navigates the embed to a path inside it. Held until the embed is ready.
-   * @throws TypeError unless the path starts with a single `/` and has no scheme, `//`, backslash, `.`/`..`
-   * segment, control or bidirectional character.
+   * Navigates the embed to a path inside it. Held until the embed is ready. Throws a `TypeError` unless the path
+   * starts with a single `/` and has no scheme, `//`, backslash, `.` or `..` segment (also as `%2e`), control or
+   * bidirectional character, line or paragraph separator, or lone surrogate.
    */
   navigate(path: string): void {
     const problem = pathProblem(path);
@@ -304,9 +329,9 @@ iframe{display:block;box-sizing:border-box;width:100%;height:100%;border:0}
    * keep what the host set: the element loads the host's URL with its `session` replaced. The viewer's place
    * is kept: the state is re-sent, the last in-embed path restored, and held commands posted. Resolves at
    * the new ready; rejects when the element reaches `error`, or `idle`. While a renewal is pending, a call
-   * without a session joins it, and a call with one loads that session instead.
-   * @throws TypeError when `session` is given but is not a non-empty string without control characters or lone
-   * surrogates, when neither `session` nor `sessionProvider` is there, or when there is no embed URL to renew.
+   * without a session joins it, and a call with one loads that session instead. Throws a `TypeError` when
+   * `session` is given but is not a non-empty string without control characters or lone surrogates, when neither
+   * `session` nor `sessionProvider` is there, or when there is no embed URL to renew.
    */
   renewSession(session?: string): Promise<void> {
     const problem = !resolveEmbedUrl(this)

@@ -1,7 +1,6 @@
 // The README's quick start, run as written: only the embed URL is swapped for the test peer's.
 import { expect } from '@open-wc/testing';
 import { cleanup, frameOf, peerReport, peerUrl, windowOf } from './helpers.js';
-import type * as protocolModule from '@svc-embed/protocol';
 
 async function quickStart() {
   const readme = await (await fetch('/README.md')).text();
@@ -45,17 +44,5 @@ describe('README quick start', () => {
       ['svc:action:set-filter', { filterUrlParameter: 'f_orders.status={"value":"shipped"}' }],
       ['svc:action:navigate', { path: '/dashboards/sales' }],
     ]);
-  });
-
-  it('imports the protocol package from its dist/ as the README shows, with no bundling', async () => {
-    const readme = await (await fetch('/README.md')).text();
-    const url = /import \{ filterParam \} from '(https:\/\/unpkg\.com\/@svc-embed\/protocol\/dist\/index\.js)'/.exec(
-      readme,
-    )![1];
-    const local = url.replace('https://unpkg.com/@svc-embed/protocol', '/packages/protocol');
-    const protocol = (await import(local)) as typeof protocolModule;
-    expect(protocol.filterParam('orders', 'status', 'shipped')).to.equal('f_orders.status={"value":"shipped"}');
-    const pkg = (await (await fetch('/packages/protocol/package.json')).json()) as { name: string; files: string[] };
-    expect([pkg.name, pkg.files]).to.deep.equal(['@svc-embed/protocol', ['dist/']]);
   });
 });

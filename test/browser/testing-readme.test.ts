@@ -1,32 +1,38 @@
-// The README's unit-test example ("Testing your integration"), run as written: the component, then its
-// test. Only the module specifiers are mapped to this repository's modules.
+// The unit-test example of docs/testing.md ("Unit and component tests"), run as written: the component,
+// then its test. Only the module specifiers are mapped to this repository's modules.
 import * as openWc from '@open-wc/testing';
 import * as testing from '../../src/testing/index.js';
 import { cleanup } from './helpers.js';
 
 const { expect } = openWc;
 
-/** The fenced blocks that a comment marks as run by this file, in the README's section on unit tests. */
+/** The fenced blocks that a comment marks as run by this file, in the page's section on unit tests. */
 async function examples(): Promise<string[]> {
-  const readme = await (await fetch('/README.md')).text();
-  const start = readme.indexOf('### Unit and component tests: `svc-embed/testing`');
-  const section = readme.slice(start, readme.indexOf('\n### ', start + 1));
-  const re = /<!-- Run by [^>]*test\/browser\/testing-readme\.test\.ts[^>]*-->\n```js\n([\s\S]*?)```/g;
+  const res = await fetch('/docs/testing.md');
+  if (!res.ok) throw new Error(`docs/testing.md: HTTP ${res.status}`);
+  const page = await res.text();
+  const start = page.indexOf('\n## Unit and component tests\n');
+  if (start < 0) throw new Error('docs/testing.md has no section "Unit and component tests"');
+  const end = page.indexOf('\n## ', start + 1);
+  const section = page.slice(start, end < 0 ? undefined : end);
+  const re = /<!-- [Rr]un by [^>]*test\/browser\/testing-readme\.test\.ts[^>]*-->\n```js\n([\s\S]*?)```/g;
   return [...section.matchAll(re)].map((m) => m[1]);
 }
 
 /**
  * The example as the body of an async function: its imports become look-ups in `modules`, and `export`
- * goes. Anything else the README might import is an error here, not a silent pass.
+ * goes. Anything else the page might import is an error here, not a silent pass.
  */
 function asBody(code: string, modules: Record<string, unknown>): string {
   return code
     .replace(/^import \{([^}]+)\} from '([^']+)';$/gm, (_, names: string, from: string) => {
-      if (!Object.hasOwn(modules, from)) throw new Error(`the README imports ${from}, which this test does not map`);
+      if (!Object.hasOwn(modules, from))
+        throw new Error(`docs/testing.md imports ${from}, which this test does not map`);
       return `const {${names}} = modules[${JSON.stringify(from)}];`;
     })
     .replace(/^import '([^']+)';$/gm, (_, from: string) => {
-      if (!Object.hasOwn(modules, from)) throw new Error(`the README imports ${from}, which this test does not map`);
+      if (!Object.hasOwn(modules, from))
+        throw new Error(`docs/testing.md imports ${from}, which this test does not map`);
       return '';
     })
     .replace(/^export /gm, '');
@@ -34,11 +40,14 @@ function asBody(code: string, modules: Record<string, unknown>): string {
 
 const AsyncFunction = (async () => {}).constructor as new (...args: string[]) => (...args: unknown[]) => Promise<void>;
 
-describe('README: testing your integration, the unit test', () => {
+describe('docs/testing.md: the unit test example', () => {
   after(cleanup);
 
   it('the component and its test run as written, and pass', async () => {
-    const [component, test] = await examples();
+    const blocks = await examples();
+    // Both blocks, or the page has lost one: a block that is no longer run is a failure, not a pass.
+    expect(blocks).to.have.length(2);
+    const [component, test] = blocks;
     expect(component).to.include('// export-panel.js');
     expect(test).to.include("from 'svc-embed/testing'");
     const modules = { '@open-wc/testing': openWc, 'svc-embed/testing': testing, './export-panel.js': {} };

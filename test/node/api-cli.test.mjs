@@ -1,6 +1,6 @@
 // Tests of the svc-embed command (dist/cli.js) as a user runs it: output formats, progress, exit codes,
-// against the simulated tenant and a loopback server; and the README's client and CLI examples, run as
-// written.
+// against the simulated tenant and a loopback server; and the client and CLI examples of docs/api.md and
+// docs/cli.md, run as written.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
@@ -941,35 +941,54 @@ describe('svc-embed output, unit by unit (dist/cli)', () => {
   });
 });
 
-describe('README examples (section "REST and SCIM client")', () => {
+describe('docs examples (docs/api.md and docs/cli.md)', () => {
   let tenant;
   let dir;
   before(async () => {
     tenant = await startTenant({ port: 0 });
-    dir = mkdtempSync(join(tmpdir(), 'svc-embed-readme-'));
+    dir = mkdtempSync(join(tmpdir(), 'svc-embed-docs-'));
   });
   after(async () => {
     await tenant?.close();
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
-  /** The fenced blocks of the section that a comment marks as run by this file. */
-  function blocks(lang) {
-    const readme = readFileSync(join(root, 'README.md'), 'utf8');
-    const section = readme.slice(
-      readme.indexOf('## REST and SCIM client\n'),
-      readme.indexOf('## Simulated tenant and demo\n'),
+  const MARKER = /^<!-- Run by test\/node\/api-cli\.test\.mjs[^>]*-->$/;
+
+  /**
+   * The code blocks of a docs page that a comment marks as run by this file, in `lang`. Every block of code on the
+   * page must be so marked, so that no example goes unrun: the only others allowed are `text` (usage and the
+   * generated help) and a `sh` block that only installs packages.
+   */
+  function blocks(page, lang) {
+    const text = readFileSync(join(root, page), 'utf8');
+    const fences = [...text.matchAll(/^```(\w*)\n([\s\S]*?)^```$/gm)];
+    assert.ok(fences.length > 0, `${page} has code blocks`);
+    const run = [];
+    for (const m of fences) {
+      const [, language, body] = m;
+      const before = text.slice(0, m.index).trimEnd().split('\n').at(-1);
+      if (MARKER.test(before)) {
+        run.push({ language, body });
+        continue;
+      }
+      const lines = body.trimEnd().split('\n');
+      const install = language === 'sh' && lines.every((line) => /^npm install /.test(line));
+      assert.ok(language === 'text' || install, `${page}: a ${language || 'plain'} block that no test runs:\n${body}`);
+    }
+    assert.ok(
+      run.every((b) => b.language === 'js' || b.language === 'sh'),
+      `${page}: this file runs js and sh blocks only`,
     );
-    const re = new RegExp(
-      `<!-- Run by test/node/api-cli\\.test\\.mjs[^>]*-->\\n\`\`\`${lang}\\n([\\s\\S]*?)\`\`\``,
-      'g',
-    );
-    return [...section.matchAll(re)].map((m) => m[1]);
+    return run.filter((b) => b.language === lang).map((b) => b.body);
   }
 
-  test('the JavaScript example prints what its comments say', async () => {
-    const [code] = blocks('js');
-    assert.ok(code && code.includes("from '@svc-embed/api'"));
+  test('the JavaScript example of docs/api.md prints what its comments say', async () => {
+    assert.equal(blocks('docs/api.md', 'sh').length, 0);
+    const js = blocks('docs/api.md', 'js');
+    assert.equal(js.length, 1, 'docs/api.md has its one example');
+    const [code] = js;
+    assert.ok(code.includes("from '@svc-embed/api'"));
     const expected = [...code.matchAll(/console\.log\(.*\); \/\/ (.*)$/gm)].map((m) => m[1]);
     assert.equal(expected.length, 4);
     // Run as written: the package resolves itself by name from the repository root.
@@ -984,16 +1003,19 @@ describe('README examples (section "REST and SCIM client")', () => {
     assert.deepEqual(r.stdout.trimEnd().split('\n'), expected);
   });
 
-  test('the shell example runs as written against the tenant', async () => {
-    const [script] = blocks('sh');
+  test('the shell example of docs/cli.md runs as written against the tenant', async () => {
+    assert.equal(blocks('docs/cli.md', 'js').length, 0);
+    const sh = blocks('docs/cli.md', 'sh');
+    assert.equal(sh.length, 1, 'docs/cli.md has its one example');
+    const [script] = sh;
     const documented = 'export SVC_BASE_URL=http://127.0.0.1:8001/api';
     assert.ok(script.includes(documented));
-    // `svc-embed` on PATH, as `npm install -g svc-embed` or `npx` would provide it.
+    // `svc-embed` on PATH, as `npm install -g @svc-embed/api` or `npx` would provide it.
     const bin = join(dir, 'bin');
     mkdirSync(bin, { recursive: true });
     writeFileSync(join(bin, 'svc-embed'), `#!/bin/sh\nexec "${process.execPath}" "${cli}" "$@"\n`);
     chmodSync(join(bin, 'svc-embed'), 0o755);
-    // The README runs it as `npx svc-embed`; here the `svc-embed` on PATH stands in, so nothing is fetched.
+    // The page runs it as `npx svc-embed`; here the `svc-embed` on PATH stands in, so nothing is fetched.
     assert.match(script, /^npx svc-embed /m);
     const local = script
       .replace(documented, `export SVC_BASE_URL=${tenant.origin}/api`)
@@ -1006,6 +1028,8 @@ describe('README examples (section "REST and SCIM client")', () => {
     assert.match(r.stdout, /^TYPE\s+ID/);
     assert.equal(r.stdout.trimEnd().split('\n').length, 2 + 250);
     assert.equal(JSON.parse(readFileSync(join(dir, 'recipients.json'), 'utf8')).length, 250);
+    const ndjson = readFileSync(join(dir, 'recipients.ndjson'), 'utf8').trimEnd().split('\n');
+    assert.equal(ndjson.map((line) => JSON.parse(line)).length, 250);
     assert.equal(parseCsv(readFileSync(join(dir, 'recipients.csv'), 'utf8')).length, 1 + 250);
     assert.equal(parseCsv(readFileSync(join(dir, 'users.csv'), 'utf8')).length, 1 + SCIM_USERS.length);
   });

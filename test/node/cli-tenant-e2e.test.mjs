@@ -1,6 +1,6 @@
-// The README's end-to-end example ("Testing your integration"), run as written: it starts the tenant with
+// The end-to-end example of docs/testing.md ("End-to-end tests"), run as written: it starts the tenant with
 // startTenant() in its set-up and drives headless Chromium with puppeteer-core. Its "your page" is served
-// here: the README's own <export-panel> around an <svc-embed> that points at the tenant.
+// here: the page's own <export-panel> around an <svc-embed> that points at the tenant.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -14,13 +14,16 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
 const CHROME_PATH = process.env.CHROME_PATH || '/usr/lib/chromium/chromium';
 const CHILD_LIMIT_MS = 240_000;
 
-/** The fenced js blocks of the section that a comment marks as run by this file. */
+/**
+ * The fenced js blocks of docs/testing.md that a comment marks as run by this file: the component, then the
+ * end-to-end test. Both, or the page has lost one: a block that is no longer run is a failure, not a pass.
+ */
 function examples() {
-  const readme = readFileSync(join(root, 'README.md'), 'utf8');
-  const start = readme.indexOf('## Testing your integration\n');
-  const section = readme.slice(start, readme.indexOf('\n## ', start + 1));
-  const re = /<!-- Run by [^>]*test\/node\/cli-tenant-e2e\.test\.mjs[^>]*-->\n```js\n([\s\S]*?)```/g;
-  return [...section.matchAll(re)].map((m) => m[1]);
+  const page = readFileSync(join(root, 'docs/testing.md'), 'utf8');
+  const re = /<!-- [Rr]un by [^>]*test\/node\/cli-tenant-e2e\.test\.mjs[^>]*-->\n```js\n([\s\S]*?)```/g;
+  const blocks = [...page.matchAll(re)].map((m) => m[1]);
+  assert.equal(blocks.length, 2, 'docs/testing.md: the blocks marked as run by test/node/cli-tenant-e2e.test.mjs');
+  return blocks;
 }
 
 let app;
@@ -55,7 +58,7 @@ after(async () => {
   }
 });
 
-test('README: the end-to-end example passes as written, against the tenant it starts', async () => {
+test('docs/testing.md: the end-to-end example passes as written, against the tenant it starts', async () => {
   const [component, code] = examples();
   assert.match(component, /^\/\/ export-panel\.js$/m);
   assert.ok(code.includes("import { startTenant } from '@svc-embed/tenant';"), code);

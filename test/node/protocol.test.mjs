@@ -1,7 +1,10 @@
-// svc-embed/protocol in Node: builders, outgoing checks and the embed-side action validator.
-import { test } from 'node:test';
+// svc-embed/protocol in Node: builders, outgoing checks and the embed-side action validator; and docs/protocol.md,
+// whose example runs as written and whose tables name every event and action.
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { runInNewContext } from 'node:vm';
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import {
   buildAction,
   buildEvent,
@@ -13,6 +16,7 @@ import {
   validateEvent,
   domEventName,
   EVENT_TYPES,
+  ACTION_TYPES,
 } from 'svc-embed/protocol';
 
 const action = (type, payload, extra = {}) => ({
@@ -253,4 +257,55 @@ test('domEventName maps every wire type to svc-<name>', () => {
     'svc-ai-query',
     'svc-error',
   ]);
+});
+
+describe('docs/protocol.md', () => {
+  const root = new URL('../..', import.meta.url).pathname;
+  const page = readFileSync(new URL('../../docs/protocol.md', import.meta.url), 'utf8');
+  /** The body of the section under a `## ` heading. */
+  const section = (heading) => {
+    const start = page.indexOf(`\n## ${heading}\n`);
+    assert.ok(start >= 0, `docs/protocol.md has a section "${heading}"`);
+    const end = page.indexOf('\n## ', start + 1);
+    return page.slice(start, end < 0 ? undefined : end);
+  };
+
+  test('every code example is run, and prints what its comments say', () => {
+    const fences = [...page.matchAll(/^(<!--[^\n]*-->\n)?```(\w*)\n([\s\S]*?)^```$/gm)];
+    const code = fences.filter(([, , lang]) => lang !== 'text' && lang !== '');
+    assert.ok(code.length >= 1, 'docs/protocol.md shows its example');
+    for (const [, marker, lang, body] of code) {
+      assert.equal(lang, 'js', 'an example is JavaScript that Node runs');
+      assert.match(marker ?? '', /Run by test\/node\/protocol\.test\.mjs/, 'every example is marked as run here');
+      const expected = [...body.matchAll(/console\.log\(.*\); \/\/ (.*)$/gm)].map((m) => m[1]);
+      assert.equal(expected.length, body.match(/console\.log\(/g)?.length, 'every console.log says what it prints');
+      assert.ok(expected.length > 0);
+      const out = execFileSync(process.execPath, ['--input-type=module', '-e', body], { cwd: root, encoding: 'utf8' });
+      assert.deepEqual(out.trimEnd().split('\n'), expected);
+    }
+  });
+
+  test('its tables name every event with its DOM event, and every action', () => {
+    const events = section('Events');
+    for (const type of EVENT_TYPES) {
+      assert.ok(events.includes(`| \`${type}\` | \`${domEventName(type)}\` |`), `${type} and its DOM event`);
+      assert.ok(page.includes(`### \`${type}\``), `the payload table of ${type}`);
+    }
+    const actions = section('Actions');
+    for (const type of ACTION_TYPES) assert.ok(actions.includes(`| \`${type}\` |`), type);
+  });
+
+  test('the reason it gives for an unknown event type is the one the validator gives', () => {
+    const result = validateEvent({
+      source: 'svc-embed',
+      direction: 'event',
+      type: 'svc:event:not-in-this-version',
+      surface: 'app',
+      timestamp: 1,
+      payload: {},
+    });
+    assert.equal(result.ok, false);
+    assert.equal(result.type, undefined);
+    assert.ok(section('Messages this version does not know').includes(`\`${result.reason}\``));
+  });
 });

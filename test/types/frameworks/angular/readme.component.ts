@@ -1,4 +1,4 @@
-// The README's Angular snippet, type-checked as written.
+// The Angular page's snippet (docs/frameworks/angular.md), type-checked as written.
 import { Component, CUSTOM_ELEMENTS_SCHEMA } from '@angular/core';
 import 'svc-embed';
 

@@ -1,4 +1,4 @@
-// The README's React 19 snippet (the bare tag), type-checked as written.
+// The React page's React 19 snippet (docs/frameworks/react.md, the bare tag), type-checked as written.
 import 'svc-embed';
 
 export function Sales({ src }: { src: string }) {
@@ -12,3 +12,9 @@ export function Sales({ src }: { src: string }) {
     />
   );
 }
+
+// The React page's usage line, as written.
+// prettier-ignore
+export const usage = (
+<Sales src="http://127.0.0.1:8001/embed/dashboard/sales-overview?session=demo-acme" />
+);

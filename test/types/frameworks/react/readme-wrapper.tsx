@@ -1,4 +1,4 @@
-// The README's @svc-embed/react snippet, type-checked as written.
+// The React and Next.js pages' @svc-embed/react snippet (docs/frameworks), type-checked as written.
 'use client';
 import { SvcEmbed } from '@svc-embed/react';
 
