@@ -42,7 +42,7 @@ describe('README quick start', () => {
       ['svc:action:set-color-scheme', { scheme: 'dark' }],
       ['svc:action:set-locale', { locale: 'de-DE' }],
       ['svc:action:set-filter', { filterUrlParameter: 'f_orders.status={"value":"shipped"}' }],
-      ['svc:action:navigate', { path: '/dashboards/sales' }],
+      ['svc:action:navigate', { path: '/details' }],
     ]);
   });
 });
