@@ -5,6 +5,10 @@ import { attachLog, elementReady, hostConfig } from './events.js';
 
 const $ = (id) => document.getElementById(id);
 const embed = $('embed');
+// This page's loading and error cards, held here: switching the custom slots off takes them out of the
+// document (so $() no longer finds them or what is inside them), and switching them on puts them back.
+const slots = [$('slot-loading'), $('slot-error')];
+const inSlots = (id) => slots.map((slot) => slot.querySelector(`#${id}`)).find(Boolean);
 
 const FILTERS = {
   orders: {
@@ -297,15 +301,15 @@ function setForm(value) {
 function onStatus({ status, reason, message }) {
   if (status === 'loading') {
     const renewal = reason === 'session-renewal';
-    $('loading-title').textContent = renewal ? 'Renewing the session…' : 'Connecting to your analytics…';
-    $('loading-sub').textContent = renewal
+    inSlots('loading-title').textContent = renewal ? 'Renewing the session…' : 'Connecting to your analytics…';
+    inSlots('loading-sub').textContent = renewal
       ? 'A new session, then a new frame; the viewer keeps their place.'
       : 'Waiting for the embed to say it is ready.';
   }
   if (status === 'error') {
-    $('error-title').textContent = ERROR_TITLES[reason] ?? 'The embed stopped';
-    $('error-reason').textContent = reason ?? '';
-    showMessage($('error-message'), message ?? '');
+    inSlots('error-title').textContent = ERROR_TITLES[reason] ?? 'The embed stopped';
+    inSlots('error-reason').textContent = reason ?? '';
+    showMessage(inSlots('error-message'), message ?? '');
   }
   renderPreview();
 }
@@ -324,9 +328,9 @@ function showMessage(box, message) {
 
 function useCustomSlots(on) {
   $('custom-slots').checked = on;
-  for (const id of ['slot-loading', 'slot-error']) {
-    if (on) embed.append($(id));
-    else $(id).remove();
+  for (const slot of slots) {
+    if (on) embed.append(slot);
+    else slot.remove();
   }
   embed.classList.toggle('custom-slots', on);
 }
@@ -541,7 +545,7 @@ async function main() {
   $('scenario-loading').addEventListener('click', customLoading);
   $('custom-slots').addEventListener('change', (e) => useCustomSlots(e.target.checked));
   $('reset').addEventListener('click', reset);
-  $('error-retry').addEventListener('click', () => load({ reload: true }));
+  inSlots('error-retry').addEventListener('click', () => load({ reload: true }));
 
   embed.addEventListener('svc-status', (e) => onStatus(e.detail));
   embed.addEventListener('svc-ready', () => {

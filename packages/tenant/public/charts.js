@@ -2,22 +2,35 @@
 // from CSS classes so the theme and the color scheme restyle them without a re-render. A point's key
 // is shown through `keyLabel` (a status code becomes its translated name); `keyIsData` marks labels
 // that are data (a region, an account) translate="no".
+//
+// For assistive technology a chart is a named group of marks, each a button named with its key and its
+// exact value ("EMEA: $3,822,882"). The texts drawn beside the marks (axis labels, short values such as
+// "$3.8M") say the same again, so they are hidden from it and let the pointer through to the mark under
+// them: a mark holds no visible text that its name would have to repeat word for word.
 import { h, s } from './dom.js';
 
+/** A mark: a button when `onPick` is given (the drilldown), else a named image of one data point. */
 const markAttrs = (label, onPick, data) => ({
-  tabindex: 0,
-  role: 'button',
+  ...(onPick
+    ? {
+        tabindex: 0,
+        role: 'button',
+        onclick: onPick,
+        onkeydown: (e) => {
+          if (e.key === 'Enter' || e.key === ' ') {
+            e.preventDefault();
+            onPick();
+          }
+        },
+      }
+    : { role: 'img' }),
   'aria-label': label,
-  class: 'mark',
+  class: onPick ? 'mark' : 'mark static',
   translate: data ? 'no' : undefined,
-  onclick: onPick,
-  onkeydown: (e) => {
-    if (e.key === 'Enter' || e.key === ' ') {
-      e.preventDefault();
-      onPick();
-    }
-  },
 });
+
+/** A text drawn beside the marks: seen, not read out (the marks' names hold it), never in the pointer's way. */
+const label = (attrs, text) => s('text', { ...attrs, 'aria-hidden': 'true' }, text);
 
 /** Rounds up to 1, 2, 2.5 or 5 times a power of ten, so axis ticks read as round numbers. */
 function niceCeil(v) {
@@ -25,8 +38,11 @@ function niceCeil(v) {
   return ([1, 2, 3, 4, 6, 8, 10].find((f) => f * mag >= v) ?? 10) * mag;
 }
 
-/** Horizontal bars, largest first. */
-export function barChart(points, { format, label, onPick, width = 420, keyLabel = String, keyIsData = true }) {
+/**
+ * Horizontal bars, largest first. A whole row (its label, bar and value) is the mark's to click; without
+ * `onPick` the bars are not interactive.
+ */
+export function barChart(points, { format, label: name, onPick, width = 420, keyLabel = String, keyIsData = true }) {
   const max = Math.max(1, ...points.map((p) => p.value));
   const rowH = 30;
   const W = Math.max(220, width);
@@ -35,24 +51,27 @@ export function barChart(points, { format, label, onPick, width = 420, keyLabel 
   const barW = W - labelW - valueW;
   return s(
     'svg',
-    { viewBox: `0 0 ${W} ${points.length * rowH + 4}`, class: 'chart bar', role: 'img', 'aria-label': label },
+    { viewBox: `0 0 ${W} ${points.length * rowH + 4}`, class: 'chart bar', role: 'group', 'aria-label': name },
     points.map((p, i) => {
       const y = i * rowH + 4;
       const w = Math.max(2, (p.value / max) * barW);
       const key = keyLabel(p.key);
       return s(
         'g',
-        markAttrs(`${key}: ${format(p.value)}`, () => onPick(p), keyIsData),
-        s('title', {}, `${key}: ${format(p.value)}`),
+        { translate: keyIsData ? 'no' : undefined },
         s(
-          'text',
+          'g',
+          markAttrs(`${key}: ${format(p.value)}`, onPick && (() => onPick(p)), keyIsData),
+          s('title', {}, `${key}: ${format(p.value)}`),
+          s('rect', { x: 0, y, width: W, height: rowH, rx: 6, class: 'hit' }),
+          s('rect', { x: labelW, y: y + 4, width: barW, height: rowH - 12, rx: 4, class: 'track' }),
+          s('rect', { x: labelW, y: y + 4, width: w.toFixed(1), height: rowH - 12, rx: 4, class: 'fill s0' }),
+        ),
+        label(
           { x: labelW - 10, y: y + rowH / 2, class: 'axis', 'text-anchor': 'end', 'dominant-baseline': 'middle' },
           key,
         ),
-        s('rect', { x: labelW, y: y + 4, width: barW, height: rowH - 12, rx: 4, class: 'track' }),
-        s('rect', { x: labelW, y: y + 4, width: w.toFixed(1), height: rowH - 12, rx: 4, class: 'fill s0' }),
-        s(
-          'text',
+        label(
           { x: labelW + w + 8, y: y + rowH / 2, class: 'value', 'dominant-baseline': 'middle' },
           format(p.value, true),
         ),
@@ -62,7 +81,7 @@ export function barChart(points, { format, label, onPick, width = 420, keyLabel 
 }
 
 /** A line over time with an area under it; each point is a mark. */
-export function lineChart(points, { format, xLabel, label, onPick, width = 640 }) {
+export function lineChart(points, { format, xLabel, label: name, onPick, width = 640 }) {
   const W = Math.max(280, width);
   const H = 210;
   const pad = { l: 56, r: 16, t: 14, b: 28 };
@@ -74,14 +93,13 @@ export function lineChart(points, { format, xLabel, label, onPick, width = 640 }
   const ticks = [0, 0.5, 1].map((f) => f * max);
   return s(
     'svg',
-    { viewBox: `0 0 ${W} ${H}`, class: 'chart line', role: 'img', 'aria-label': label },
+    { viewBox: `0 0 ${W} ${H}`, class: 'chart line', role: 'group', 'aria-label': name },
     ticks.map((v) =>
       s(
         'g',
         {},
         s('line', { x1: pad.l, x2: W - pad.r, y1: y(v), y2: y(v), class: 'grid' }),
-        s(
-          'text',
+        label(
           { x: pad.l - 8, y: y(v), class: 'axis', 'text-anchor': 'end', 'dominant-baseline': 'middle' },
           format(v, true),
         ),
@@ -92,11 +110,15 @@ export function lineChart(points, { format, xLabel, label, onPick, width = 640 }
     points.map((p, i) =>
       s(
         'g',
-        markAttrs(`${xLabel(p.key)}: ${format(p.value)}`, () => onPick(p)),
-        s('title', {}, `${xLabel(p.key)}: ${format(p.value)}`),
-        s('circle', { cx: x(i), cy: y(p.value), r: 12, class: 'hit' }),
-        s('circle', { cx: x(i), cy: y(p.value), r: 4, class: 'dot s0' }),
-        s('text', { x: x(i), y: H - 8, class: 'axis', 'text-anchor': 'middle' }, xLabel(p.key)),
+        {},
+        s(
+          'g',
+          markAttrs(`${xLabel(p.key)}: ${format(p.value)}`, onPick && (() => onPick(p))),
+          s('title', {}, `${xLabel(p.key)}: ${format(p.value)}`),
+          s('circle', { cx: x(i), cy: y(p.value), r: 12, class: 'hit' }),
+          s('circle', { cx: x(i), cy: y(p.value), r: 4, class: 'dot s0' }),
+        ),
+        label({ x: x(i), y: H - 8, class: 'axis', 'text-anchor': 'middle' }, xLabel(p.key)),
       ),
     ),
   );
@@ -123,7 +145,7 @@ export function donutChart(points, { format, label, onPick, keyLabel = String, k
       'path',
       {
         d,
-        ...markAttrs(`${key}: ${format(p.value)} (${pct}%)`, () => onPick(p), keyIsData),
+        ...markAttrs(`${key}: ${format(p.value)} (${pct}%)`, onPick && (() => onPick(p)), keyIsData),
         class: `mark slice s${i % 6}`,
       },
       s('title', {}, `${key}: ${format(p.value)} (${pct}%)`),
@@ -134,7 +156,7 @@ export function donutChart(points, { format, label, onPick, keyLabel = String, k
     { class: 'donut' },
     s(
       'svg',
-      { viewBox: '0 0 160 160', class: 'chart', role: 'img', 'aria-label': label },
+      { viewBox: '0 0 160 160', class: 'chart', role: 'group', 'aria-label': label },
       slices,
       s(
         'text',

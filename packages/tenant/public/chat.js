@@ -7,6 +7,14 @@ import { barChart } from './charts.js';
 import { columnLabel, fmt, isData, t, valueLabel } from './i18n.js';
 
 const SUGGESTIONS = ['q1', 'q2', 'q3', 'q4', 'q5'];
+// The questions a new chat opens with: ones the agent answers in every language, each with a breakdown
+// (a chart and a table). A sign for each says what kind of answer it is (a ranking, a count, a trend).
+export const STARTERS = [
+  ['q1', '▤'],
+  ['q2', '#'],
+  ['q3', '★'],
+  ['q4', '↗'],
+];
 
 export class Chat {
   constructor({ emit, session, compact = false }) {
@@ -18,9 +26,13 @@ export class Chat {
     this.input = h('input', { type: 'text', name: 'q', autocomplete: 'off', maxlength: 500 });
     this.button = h('button', { type: 'submit', class: 'btn primary' });
     this.suggestions = h('div', { class: 'suggestions' });
+    // The empty state: what the agent can answer, and questions to start with. It leaves once a question
+    // is asked (the suggestions under the messages take over) and comes back when the chat is cleared.
+    this.welcome = h('div', { class: 'chat-welcome' });
     this.el = h(
       'section',
       { class: `chat${compact ? ' compact' : ''}` },
+      this.welcome,
       this.messages,
       this.suggestions,
       h(
@@ -37,6 +49,14 @@ export class Chat {
       ),
     );
     this.relabel();
+    this.empty(true);
+  }
+
+  /** Shows the welcome (an empty chat) or the suggestions row (a chat under way). */
+  empty(on) {
+    if (on) this.el.prepend(this.welcome);
+    else this.welcome.remove();
+    this.suggestions.hidden = on;
   }
 
   relabel() {
@@ -46,6 +66,24 @@ export class Chat {
     this.suggestions.replaceChildren(
       ...SUGGESTIONS.map((key) =>
         h('button', { type: 'button', class: 'chip suggestion', onclick: () => this.ask(t(key)) }, t(key)),
+      ),
+    );
+    this.welcome.replaceChildren(
+      h('div', { class: 'welcome-mark', 'aria-hidden': 'true' }, '✦'),
+      h('h2', {}, t('welcome')),
+      h('p', { class: 'muted' }, t('welcomeText')),
+      h('p', { class: 'starters-label', id: `${this.chatId}-try` }, t('tryThese')),
+      h(
+        'div',
+        { class: 'starters', role: 'group', 'aria-labelledby': `${this.chatId}-try` },
+        STARTERS.map(([key, sign]) =>
+          h(
+            'button',
+            { type: 'button', class: 'suggestion starter', onclick: () => this.ask(t(key)) },
+            h('span', { class: 'starter-sign', 'aria-hidden': 'true' }, sign),
+            h('span', {}, t(key)),
+          ),
+        ),
       ),
     );
     for (const [li, draw] of [...this.drawn]) {
@@ -70,12 +108,14 @@ export class Chat {
   clear() {
     this.messages.replaceChildren();
     this.drawn.clear();
+    this.empty(true);
   }
 
   async ask(raw) {
     const query = raw.trim().slice(0, 500);
     if (!query) return;
     this.input.value = '';
+    this.empty(false);
     this.messages.append(h('li', { class: 'msg user', translate: 'no' }, query));
     const pending = this.bot(() => h('li', { class: 'msg bot pending' }, t('thinking')));
     this.messages.scrollTop = this.messages.scrollHeight;
@@ -88,7 +128,9 @@ export class Chat {
       this.emit('svc:event:ai-query', { query, status: 'completed', chatId: this.chatId, agentId: body.agentId });
     } catch (error) {
       const key = error.name === 'UnansweredQueryError' ? 'unanswered' : 'chatFailed';
-      this.bot(() => h('li', { class: 'msg bot error', role: 'alert' }, t(key)), pending);
+      // A list item keeps its role (an alert would take the message out of the list); the list is a
+      // polite live region, so the refusal is read out as every answer is.
+      this.bot(() => h('li', { class: 'msg bot error' }, t(key)), pending);
       this.emit('svc:event:ai-query', { query, status: 'error', chatId: this.chatId });
     }
     this.messages.scrollTop = this.messages.scrollHeight;
@@ -114,7 +156,6 @@ export class Chat {
       barChart(points, {
         format,
         label: text,
-        onPick: () => {},
         keyLabel: (k) => valueLabel(dimension, k),
         keyIsData: data,
       }),

@@ -92,6 +92,10 @@ export const STRINGS = {
     ask: 'Ask a question about your data',
     send: 'Ask',
     thinking: 'Thinking…',
+    welcome: 'What would you like to know?',
+    welcomeText:
+      'I answer from your sales model: revenue, orders and average order value, by region, category, channel, account or month, with a chart and a table for each breakdown.',
+    tryThese: 'Try one of these',
     q1: 'Revenue by region',
     q2: 'How many orders by channel?',
     q3: 'Top accounts by revenue',
@@ -209,6 +213,10 @@ export const STRINGS = {
     ask: 'Stellen Sie eine Frage zu Ihren Daten',
     send: 'Fragen',
     thinking: 'Denke nach…',
+    welcome: 'Was möchten Sie wissen?',
+    welcomeText:
+      'Ich antworte aus Ihrem Vertriebsmodell: Umsatz, Bestellungen und durchschnittlicher Bestellwert, nach Region, Kategorie, Kanal, Kunde oder Monat, mit Diagramm und Tabelle zu jeder Aufschlüsselung.',
+    tryThese: 'Zum Beispiel',
     q1: 'Umsatz nach Region',
     q2: 'Wie viele Bestellungen pro Kanal?',
     q3: 'Top-Kunden nach Umsatz',
@@ -325,6 +333,10 @@ export const STRINGS = {
     ask: 'Posez une question sur vos données',
     send: 'Demander',
     thinking: 'Réflexion…',
+    welcome: 'Que voulez-vous savoir ?',
+    welcomeText:
+      'Je réponds à partir de votre modèle de ventes : chiffre d’affaires, commandes et panier moyen, par région, catégorie, canal, compte ou mois, avec un graphique et un tableau pour chaque ventilation.',
+    tryThese: 'Par exemple',
     q1: 'Chiffre d’affaires par région',
     q2: 'Combien de commandes par canal ?',
     q3: 'Meilleurs comptes par chiffre d’affaires',
@@ -441,6 +453,10 @@ export const STRINGS = {
     ask: 'Haz una pregunta sobre tus datos',
     send: 'Preguntar',
     thinking: 'Pensando…',
+    welcome: '¿Qué quieres saber?',
+    welcomeText:
+      'Respondo a partir de tu modelo de ventas: ingresos, pedidos y valor medio del pedido, por región, categoría, canal, cuenta o mes, con un gráfico y una tabla para cada desglose.',
+    tryThese: 'Por ejemplo',
     q1: 'Ingresos por región',
     q2: '¿Cuántos pedidos por canal?',
     q3: 'Mejores cuentas por ingresos',
@@ -557,6 +573,10 @@ export const STRINGS = {
     ask: 'データについて質問する',
     send: '質問',
     thinking: '考え中…',
+    welcome: '何を知りたいですか？',
+    welcomeText:
+      '売上モデルのデータからお答えします。売上、注文数、平均注文額を、地域、カテゴリ、チャネル、取引先、月ごとに集計し、内訳ごとにグラフと表でお見せします。',
+    tryThese: '質問の例',
     q1: '地域別の売上',
     q2: 'チャネル別の注文数は？',
     q3: '売上上位の取引先',
@@ -638,21 +658,38 @@ export function valueLabel(dimension, v) {
 /** Whether values of this dimension are data (names of regions, accounts…), shown as stored and marked translate="no". */
 export const isData = (dimension) => !['status', 'month', 'date'].includes(dimension);
 
+/**
+ * The languages whose short compact notation leaves thousands as they are (CLDR's German writes "374.036 $" where
+ * English writes "$374K"), and the abbreviation their readers know for them: "374 Tsd. $".
+ */
+const THOUSANDS = { de: 'Tsd.' };
+const DIGIT_PARTS = ['integer', 'group', 'decimal', 'fraction'];
+
+/** A short value (axis labels, legends): Intl's compact notation, with thousands abbreviated in every language. */
+function compactFormat(value, options) {
+  // At most one decimal, and none added: "$1.5M", "$374K", as English writes them.
+  const digits = { minimumFractionDigits: 0, maximumFractionDigits: 1 };
+  const compact = new Intl.NumberFormat(locale, { ...options, ...digits, notation: 'compact' });
+  const unit = THOUSANDS[language(locale)];
+  const thousands = Math.round(value / 100) / 10;
+  if (!unit || Math.abs(value) < 1000) return compact.format(value);
+  // 999,960 is "1 Mio. $", not "1.000 Tsd. $".
+  if (Math.abs(thousands) >= 1000) return compact.format(Math.round(value / 100000) * 100000);
+  const parts = new Intl.NumberFormat(locale, { ...options, ...digits }).formatToParts(thousands);
+  const last = parts.findLastIndex((p) => DIGIT_PARTS.includes(p.type));
+  return parts.map((p, i) => (i === last ? `${p.value}\u00a0${unit}` : p.value)).join('');
+}
+
 /** Formats a measure value: currency, plain number, hours or a 1–5 score. */
 export function fmt(value, format = 'number', { compact = false } = {}) {
   if (typeof value !== 'number') return String(value);
-  const opts = compact ? { notation: 'compact', maximumFractionDigits: 1 } : {};
-  if (format === 'currency') {
-    return new Intl.NumberFormat(locale, {
-      style: 'currency',
-      currency: 'USD',
-      maximumFractionDigits: compact ? 1 : 0,
-      ...opts,
-    }).format(value);
-  }
+  const currency = format === 'currency' ? { style: 'currency', currency: 'USD' } : {};
+  if (compact && (format === 'currency' || format === 'number')) return compactFormat(value, currency);
+  if (format === 'currency')
+    return new Intl.NumberFormat(locale, { ...currency, maximumFractionDigits: 0 }).format(value);
   if (format === 'hours' || format === 'score')
     return new Intl.NumberFormat(locale, { maximumFractionDigits: 1, minimumFractionDigits: 1 }).format(value);
-  return new Intl.NumberFormat(locale, { maximumFractionDigits: 2, ...opts }).format(value);
+  return new Intl.NumberFormat(locale, { maximumFractionDigits: 2 }).format(value);
 }
 
 /** `2025-03-14` → a localized date; `2025-03` → a localized month. */

@@ -6,7 +6,7 @@ import { h } from './dom.js';
 import { createBridge } from './bridge.js';
 import { Dashboard } from './dashboard.js';
 import { Chat } from './chat.js';
-import { STRINGS, fmtDate, fmtTime, onLocale, setLocale, t } from './i18n.js';
+import { STRINGS, fmtDate, fmtTime, getLocale, onLocale, setLocale, t } from './i18n.js';
 
 const root = document.getElementById('root');
 const params = new URLSearchParams(location.search);
@@ -132,6 +132,30 @@ function applyTheme(theme) {
     log({ dir: 'note', type: 'svc:action:set-theme', reason: `fields this embed does not use: ${ignored.join(', ')}` });
 }
 
+// ---- the host's locale, kept for the next load of this frame
+// The host's locale arrives after ready, so a reloaded frame (a new surface, a renewed session) would draw its first
+// view, and title the view event it sends, in the browser's language. The locale the host last set for this embed
+// tenant is kept for the tab (two embeds of one page may be set apart), and a reload starts in it.
+
+const localeKey = (embedTenant) => `svc-embed.locale.${embedTenant ?? ''}`;
+let keptFor;
+
+function keptLocale(embedTenant) {
+  try {
+    return sessionStorage.getItem(localeKey(embedTenant)) ?? undefined;
+  } catch {
+    return undefined; // storage refused (a browser setting): the browser's language, as before
+  }
+}
+
+function keepLocale() {
+  try {
+    if (keptFor !== undefined) sessionStorage.setItem(localeKey(keptFor.embedTenant), getLocale());
+  } catch {
+    // Nothing kept: the next load starts in the browser's language.
+  }
+}
+
 // ---- shared context of the surface
 
 const ctx = { session, allowExport, filters: new Map(), failNext: new Set(), dimensions: {}, log, debug: debugPanel };
@@ -152,12 +176,16 @@ function fatal(name, message, context) {
   const key = Object.hasOwn(STRINGS.en, `fatal.${name}`) ? name : 'other';
   root.replaceChildren(
     h(
-      'div',
-      { class: 'fatal-card', role: 'alert' },
-      h('div', { class: 'fatal-icon', 'aria-hidden': 'true' }, '!'),
-      h('h1', {}, t(`fatal.${key}`)),
-      h('p', {}, t(`fatal.${key}.text`)),
-      debugPanel,
+      'main',
+      {},
+      h(
+        'div',
+        { class: 'fatal-card', role: 'alert' },
+        h('div', { class: 'fatal-icon', 'aria-hidden': 'true' }, '!'),
+        h('h1', {}, t(`fatal.${key}`)),
+        h('p', {}, t(`fatal.${key}.text`)),
+        debugPanel,
+      ),
     ),
   );
   bridge.emit('svc:event:error', { message, name, context, fatal: true });
@@ -178,7 +206,7 @@ function dashboardSurface(boot) {
     route(path) {
       const title = dash.show(path);
       if (title === undefined) return undefined;
-      root.replaceChildren(dash.el);
+      root.replaceChildren(h('main', {}, dash.el));
       return `${t(`dash.${publicId}`)} · ${title}`;
     },
     refresh: () => dash.load(),
@@ -204,7 +232,7 @@ function chatSurface() {
         chat.clear();
         chat.chatId = `chat-${crypto.randomUUID().slice(0, 8)}`;
       } else if (path !== '/') return undefined;
-      root.replaceChildren(h('div', { class: 'chat-shell' }, head(), chat.el));
+      root.replaceChildren(h('main', { class: 'chat-shell' }, head(), chat.el));
       return t('chat');
     },
     refresh: () => {},
@@ -218,7 +246,7 @@ function chatSurface() {
 
 function appSurface(boot) {
   const chat = new Chat({ emit: bridge.emit, session });
-  // The app is not the dashboard surface: dashboard-only events are not reported from it (spec 6).
+  // The app is not the dashboard surface: dashboard-only events are not reported from it (docs/protocol.md, "Events").
   const appEmit = (type, payload) => {
     if (!['svc:event:dashboard-loaded', 'svc:event:download', 'svc:event:drilldown'].includes(type))
       bridge.emit(type, payload);
@@ -398,7 +426,7 @@ const router = {
       title = t('notFound');
       root.replaceChildren(
         h(
-          'div',
+          'main',
           { class: 'not-found' },
           h('h1', {}, t('notFound')),
           h('p', { class: 'muted', translate: 'no' }, path),
@@ -424,6 +452,7 @@ function onAction({ type, payload }) {
       break;
     case 'svc:action:set-locale':
       setLocale(payload.locale);
+      keepLocale();
       break;
     case 'svc:action:set-filter': {
       const f = parseFilterParam(payload.filterUrlParameter);
@@ -469,6 +498,16 @@ async function main() {
     return;
   }
   for (const [name, view] of Object.entries(boot.views)) ctx.dimensions[name] = view.dimensions;
+  keptFor = { embedTenant: boot.embedTenant };
+  const kept = keptLocale(boot.embedTenant);
+  if (kept !== undefined) {
+    try {
+      setLocale(kept);
+      relabelDebug();
+    } catch {
+      // Not a tag (storage is the tab's to change): the browser's language.
+    }
+  }
   current = surface === 'dashboard' ? dashboardSurface(boot) : surface === 'app' ? appSurface(boot) : chatSurface(boot);
   onLocale(() => {
     relabelDebug();

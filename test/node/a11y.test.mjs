@@ -1,0 +1,255 @@
+// Accessibility: axe-core (the version pinned in devDependencies) in headless Chromium on every page of
+// the demo host and of the simulated tenant, in the light and in the dark colour scheme (prefers-color-scheme
+// emulated, frames included). A page is scanned in the states a visitor meets: loaded, filtered, with a
+// drilldown and the debug panel open, refused, with chat answers. Each document is scanned on its own (the
+// host page, then each embed frame in it). A serious or critical violation fails, and so do the three
+// structure rules every page here keeps (one h1, one main landmark, all content inside landmarks); the
+// failure lists each rule, its impact and the elements axe names.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import axe from 'axe-core';
+import { startTenant } from '@svc-embed/tenant';
+import { startHost } from '../../demo/host-server.mjs';
+import { launch, unavailable } from '../support/browsers.mjs';
+
+const MINUTE = 60_000;
+const STRUCTURE = ['page-has-heading-one', 'landmark-one-main', 'region'];
+const failing = (v) => v.impact === 'serious' || v.impact === 'critical' || STRUCTURE.includes(v.id);
+const bundle = new URL('../../cdn/svc-embed.min.js', import.meta.url);
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+let tenant;
+let host;
+
+before(async () => {
+  assert.ok(existsSync(bundle), 'cdn/svc-embed.min.js is missing: run npm run build first');
+  tenant = await startTenant({ port: 0, latency: false });
+  host = await startHost({ port: 0, tenantOrigin: tenant.origin });
+});
+
+after(async () => {
+  await host?.close();
+  await tenant?.close();
+});
+
+// ---- in the page
+
+/** In a tenant document: true once the surface has drawn everything it was loading. */
+const settled = () =>
+  !document.querySelector('#root.boot, .skeleton, .msg.pending, [aria-busy="true"]') &&
+  Boolean(document.querySelector('#root > *'));
+
+/** In the host page: true once the status pill (or every pill, side by side) says `state`. */
+const pills = (state) => {
+  const all = [...document.querySelectorAll('.state')];
+  return all.length > 0 && all.every((e) => e.dataset.state === state);
+};
+
+/** In any document: axe's violations, each with its nodes' targets and the first line of their summary. */
+const runAxe = () =>
+  window.axe.run(document, { iframes: false, resultTypes: ['violations'] }).then((r) =>
+    r.violations.map((v) => ({
+      id: v.id,
+      impact: v.impact,
+      help: v.help,
+      nodes: v.nodes.map((n) => ({
+        target: n.target.join(' '),
+        summary: (n.failureSummary ?? '').split('\n').slice(1, 2).join('').trim(),
+      })),
+    })),
+  );
+
+/** In any document: the colour scheme it is drawn in (the embed's own, else the media query's). */
+const schemeOf = () =>
+  document.documentElement.dataset.effectiveScheme ??
+  (matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light');
+
+// ---- the pages and their states
+
+const tenantPage = (path) => () => `${tenant.origin}${path}`;
+
+/** Clicks `selector` in the document once it is there, and waits until the tenant document settles again. */
+async function clickAndSettle(frame, selector) {
+  await frame.waitForSelector(selector, { timeout: MINUTE });
+  await frame.$eval(selector, (e) => e.click());
+  await frame.waitForFunction(settled, { timeout: MINUTE, polling: 100 });
+}
+
+/** Waits until the page has `count` frames from the tenant (at a URL holding `part`), all settled. */
+async function framesSettled(page, count, part = '/embed/') {
+  const deadline = Date.now() + MINUTE;
+  for (;;) {
+    const frames = page.frames().filter((f) => f.url().startsWith(tenant.origin) && f.url().includes(part));
+    if (frames.length >= count) {
+      await Promise.all(frames.map((f) => f.waitForFunction(settled, { timeout: MINUTE, polling: 100 })));
+      return;
+    }
+    if (Date.now() > deadline) throw new Error(`${frames.length} embed frames, not ${count}`);
+    await sleep(100);
+  }
+}
+
+const STATES = [
+  {
+    name: 'demo host: playground, loaded',
+    url: () => `${host.origin}/`,
+    async setup(page) {
+      await page.waitForFunction(pills, { timeout: MINUTE, polling: 100 }, 'ready');
+      await framesSettled(page, 1);
+    },
+  },
+  {
+    name: 'demo host: playground, a filter applied, then a page the embed does not have',
+    url: () => `${host.origin}/`,
+    async setup(page) {
+      await page.waitForFunction(pills, { timeout: MINUTE, polling: 100 }, 'ready');
+      await framesSettled(page, 1);
+      await page.select('#filter-value', 'EMEA');
+      await page.waitForFunction(() => document.getElementById('filter-applied').textContent.includes('EMEA'));
+      await page.$eval('#path', (e) => {
+        e.value = '/no-such-page';
+      });
+      await page.click('#go');
+      const frame = page.frames().find((f) => f.url().startsWith(tenant.origin));
+      await frame.waitForSelector('.not-found', { timeout: MINUTE });
+    },
+  },
+  {
+    name: 'demo host: playground, a session the tenant refuses (the page’s error card)',
+    url: () => `${host.origin}/`,
+    async setup(page) {
+      await page.waitForFunction(pills, { timeout: MINUTE, polling: 100 }, 'ready');
+      await page.select('#session', 'expired');
+      await page.waitForFunction(pills, { timeout: MINUTE, polling: 100 }, 'error');
+      await framesSettled(page, 1);
+    },
+  },
+  {
+    name: 'demo host: playground, chat surface',
+    url: () => `${host.origin}/`,
+    async setup(page) {
+      await page.waitForFunction(pills, { timeout: MINUTE, polling: 100 }, 'ready');
+      await page.click('#surface button[data-value="chat"]');
+      await framesSettled(page, 1, '/embed/chat');
+      await page.waitForFunction(pills, { timeout: MINUTE, polling: 100 }, 'ready');
+    },
+  },
+  {
+    name: 'demo host: side by side, both filtered (light English pane, dark German pane)',
+    url: () => `${host.origin}/compare`,
+    // The panes have their own schemes (light and dark), whatever the page's.
+    fixedFrameSchemes: true,
+    async setup(page) {
+      await page.waitForFunction(pills, { timeout: MINUTE, polling: 100 }, 'ready');
+      await framesSettled(page, 2);
+      await page.click('#both-region');
+      for (const frame of page.frames().filter((f) => f.url().startsWith(tenant.origin))) {
+        await frame.waitForSelector('.chip[data-filter="orders.region"]', { timeout: MINUTE });
+        await frame.waitForFunction(settled, { timeout: MINUTE, polling: 100 });
+      }
+    },
+  },
+  // What a browser shows at the tenant's own address.
+  { name: 'tenant: its root page', url: tenantPage('/'), async setup() {} },
+  {
+    name: 'tenant: dashboard, Sales overview',
+    url: tenantPage('/embed/dashboard/sales-overview?session=demo-acme'),
+  },
+  {
+    name: 'tenant: dashboard, Orders page with a drilldown and the debug panel open',
+    url: tenantPage('/embed/dashboard/sales-overview?session=demo-acme'),
+    async setup(page) {
+      await page.waitForFunction(settled, { timeout: MINUTE, polling: 100 });
+      await clickAndSettle(page, '.tabs a:not(.active)');
+      await clickAndSettle(page, '[data-widget="orders-by-status"] .legend-item');
+      await page.waitForSelector('.drill tbody tr', { timeout: MINUTE });
+      await page.click('.debug-toggle');
+    },
+  },
+  { name: 'tenant: dashboard, Support operations', url: tenantPage('/embed/dashboard/support-ops?session=demo-acme') },
+  { name: 'tenant: app, home', url: tenantPage('/embed/app?session=demo-acme') },
+  ...[
+    ['workbooks', '/workbooks'],
+    ['a workbook', '/workbooks/q3-planning'],
+    ['a dashboard', '/dashboards/sales-overview'],
+    ['its chat', '/chat'],
+  ].map(([what, path]) => ({
+    name: `tenant: app, ${what}`,
+    url: tenantPage('/embed/app?session=demo-acme'),
+    async setup(page) {
+      await page.waitForFunction(settled, { timeout: MINUTE, polling: 100 });
+      // A workbook is reached from the list of workbooks; the rest from the side navigation.
+      const workbook = path.startsWith('/workbooks/');
+      await clickAndSettle(page, `.nav-item[data-path="${workbook ? '/workbooks' : path}"]`);
+      if (workbook) await clickAndSettle(page, 'table.data tbody a');
+    },
+  })),
+  { name: 'tenant: chat, a new conversation', url: tenantPage('/embed/chat?session=demo-acme') },
+  {
+    name: 'tenant: chat, an answer and a refusal',
+    url: tenantPage('/embed/chat?session=demo-acme'),
+    async setup(page) {
+      await page.waitForFunction(settled, { timeout: MINUTE, polling: 100 });
+      await clickAndSettle(page, '.starter');
+      await clickAndSettle(page, '.suggestion:nth-child(5)');
+      await page.waitForSelector('.msg.bot.error', { timeout: MINUTE });
+    },
+  },
+  { name: 'tenant: a session that has expired', url: tenantPage('/embed/dashboard/sales-overview?session=expired') },
+];
+
+const skip = unavailable('chromium');
+
+describe('axe-core finds no serious or critical violation, and no missing h1, main or landmark', { skip }, () => {
+  let browser;
+
+  before(async () => {
+    browser = await launch('chromium');
+  });
+
+  after(async () => {
+    await browser?.close();
+  });
+
+  for (const scheme of ['light', 'dark']) {
+    for (const state of STATES) {
+      test(`${state.name} (${scheme})`, async () => {
+        const page = await browser.newPage();
+        try {
+          await page.setViewport({ width: 1440, height: 900 });
+          await page.emulateMediaFeatures([{ name: 'prefers-color-scheme', value: scheme }]);
+          await page.goto(state.url());
+          if (state.setup) await state.setup(page);
+          else await page.waitForFunction(settled, { timeout: MINUTE, polling: 100 });
+          // Colour transitions (0.2 s) and the log's entry animation end before colours are measured.
+          await sleep(400);
+
+          const problems = [];
+          let scanned = 0;
+          for (const frame of page.frames()) {
+            const embedded = frame !== page.mainFrame();
+            if (embedded && !frame.url().startsWith(tenant.origin)) continue;
+            const where = embedded ? `frame ${new URL(frame.url()).pathname}` : new URL(frame.url()).pathname;
+            if (!(embedded && state.fixedFrameSchemes)) {
+              assert.equal(await frame.evaluate(schemeOf), scheme, `${where} is drawn in the ${scheme} scheme`);
+            }
+            await frame.evaluate(axe.source);
+            const violations = await frame.evaluate(runAxe);
+            scanned++;
+            for (const v of violations.filter(failing)) {
+              problems.push(
+                `${where}: ${v.id} (${v.impact}) ${v.help}\n` +
+                  v.nodes.map((n) => `    ${n.target}${n.summary ? ` :: ${n.summary}` : ''}`).join('\n'),
+              );
+            }
+          }
+          assert.ok(scanned >= 1, 'a document was scanned');
+          if (problems.length) assert.fail(`axe-core ${axe.version}, ${scheme} scheme:\n${problems.join('\n')}`);
+        } finally {
+          await page.close();
+        }
+      });
+    }
+  }
+});
