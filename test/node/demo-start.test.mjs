@@ -33,6 +33,11 @@ test('HOST_PORT=0 TENANT_PORT=0: real ports printed and served, and Ctrl-C stops
     const tenantOrigin = /Simulated tenant\s+(http:\/\/127\.0\.0\.1:\d+)/.exec(out)?.[1];
     assert.ok(hostOrigin && tenantOrigin, out);
     assert.doesNotMatch(`${hostOrigin} ${tenantOrigin}`, /:0\b/);
+    // The base URL of the svc-embed command, to copy, and the tenant's root page, which lists what it serves.
+    assert.ok(out.includes(`SVC_BASE_URL=${tenantOrigin}/api `), out);
+    const index = await fetch(`${tenantOrigin}/`);
+    assert.equal(index.status, 200);
+    assert.match(await index.text(), /<h1>Simulated svc-embed tenant<\/h1>/);
     for (const origin of [hostOrigin, hostOrigin.replace('localhost', '127.0.0.1')]) {
       assert.equal((await fetch(`${origin}/`)).status, 200, origin);
     }

@@ -11,6 +11,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import mount from 'koa-mount';
 import { createApp, httpError, listen, serveDir } from '../../packages/tenant/dist/http.js';
+import { DASHBOARDS } from '../../packages/tenant/dist/datasets.js';
+import { CREDENTIALS } from '../../packages/tenant/dist/seed.js';
 import { startTenant } from '@svc-embed/tenant';
 import { startHost } from '../../demo/host-server.mjs';
 import { rawRequest } from '../support/raw-http.mjs';
@@ -253,6 +255,106 @@ describe('tenant: nosniff on every kind of answer', () => {
       const res = await rawRequest(tenant.origin, p, { method });
       assert.equal(res.headers['x-content-type-options'], 'nosniff', `${method ?? 'GET'} ${p}`);
     }
+  });
+});
+
+describe('tenant: its root page, an index of what it serves', () => {
+  // The page's text as a reader sees it: the references HTML needs, decoded.
+  const decode = (html) =>
+    html.replace(/&#(\d+);|&(lt|gt|amp|quot);/g, (_, n, name) =>
+      n ? String.fromCharCode(Number(n)) : { lt: '<', gt: '>', amp: '&', quot: '"' }[name],
+    );
+  const blocks = (html) => [...html.matchAll(/<pre><code>([\s\S]*?)<\/code><\/pre>/g)].map((m) => decode(m[1]));
+  const count = (html, re) => html.match(re)?.length ?? 0;
+
+  test('GET / is an HTML page with the security headers of the embed pages, one h1 and one main, and no script', async () => {
+    const res = await fetch(`${tenant.origin}/`);
+    assert.equal(res.status, 200);
+    assert.equal(res.headers.get('content-type'), 'text/html; charset=utf-8');
+    const embedPage = await fetch(`${tenant.origin}/embed/app`);
+    await embedPage.arrayBuffer();
+    for (const name of ['content-security-policy', 'referrer-policy', 'cache-control', 'x-content-type-options']) {
+      assert.ok(embedPage.headers.get(name), name);
+      assert.equal(res.headers.get(name), embedPage.headers.get(name), name);
+    }
+    assert.match(res.headers.get('content-security-policy'), /script-src 'self'; style-src 'self';/);
+    const html = await res.text();
+    assert.match(html, /^<!doctype html>\n<html lang="en">/);
+    assert.equal(count(html, /<h1>/g), 1);
+    assert.equal(count(html, /<main>/g), 1);
+    assert.match(html, /<title>[^<]+<\/title>/);
+    // Nothing the CSP would block: no script, no inline style.
+    assert.doesNotMatch(html, /<script|<style|<[^>]*\sstyle=|<[^>]*\son[a-z]+=/i);
+    const sheet = /<link rel="stylesheet" href="([^"]+)">/.exec(html)?.[1];
+    assert.ok(sheet?.startsWith('/'), 'a stylesheet of its own origin');
+    const css = await fetch(`${tenant.origin}${sheet}`);
+    assert.equal(css.status, 200);
+    assert.match(css.headers.get('content-type'), /^text\/css/);
+    assert.match(await css.text(), /@media \(prefers-color-scheme: dark\)/);
+    // Still a 404 beside it.
+    assert.equal((await rawRequest(tenant.origin, '/index.html')).status, 404);
+  });
+
+  test('it links every surface, and each link, the example tag, the minted session and the base URL work as shown', async () => {
+    const html = await (await fetch(`${tenant.origin}/`)).text();
+    const links = [...html.matchAll(/<a href="([^"]+)">/g)].map((m) => decode(m[1]));
+    const expected = [
+      ...Object.keys(DASHBOARDS).map((id) => `${tenant.origin}/embed/dashboard/${id}?session=demo-acme`),
+      `${tenant.origin}/embed/app?session=demo-acme`,
+      `${tenant.origin}/embed/chat?session=demo-acme`,
+    ];
+    assert.deepEqual(links, expected);
+    for (const link of links) {
+      const page = await fetch(link);
+      assert.equal(page.status, 200, link);
+      assert.match(await page.text(), /\/embed\/static\/main\.js/, link);
+    }
+    for (const key of CREDENTIALS.keys()) assert.ok(html.includes(`<code>${key}</code>`), key);
+    for (const session of ['demo-acme', 'demo-globex', 'demo-acme-ttl20', 'expired'])
+      assert.ok(html.includes(`<code>${session}</code>`), session);
+
+    const [tag, curl, base, ...rest] = blocks(html);
+    assert.deepEqual(rest, []);
+    assert.equal(
+      tag,
+      `<svc-embed src="${tenant.origin}/embed/dashboard/sales-overview?session=demo-acme" style="height: 640px"></svc-embed>`,
+    );
+    // The curl command, run as written: its headers, its body and its URL.
+    const headers = Object.fromEntries(
+      [...curl.matchAll(/-H '([^:]+): ([^']+)'/g)].map((m) => [m[1].toLowerCase(), m[2]]),
+    );
+    const body = /-d '([^']+)'/.exec(curl)?.[1];
+    const url = /(http:\/\/\S+)\s*$/.exec(curl)?.[1];
+    assert.equal(url, `${tenant.origin}/api/v1/embed/sessions`);
+    const minted = await fetch(url, { method: 'POST', headers, body });
+    assert.equal(minted.status, 201);
+    const { session } = await minted.json();
+    const boot = await fetch(`${tenant.origin}/embed/api/bootstrap?surface=app&session=${encodeURIComponent(session)}`);
+    assert.equal(boot.status, 200);
+    assert.deepEqual(await boot.json().then(({ mode, embedTenant }) => ({ mode, embedTenant })), {
+      mode: 'signed',
+      embedTenant: 'acme',
+    });
+    // SVC_BASE_URL as shown reaches the REST API.
+    assert.equal(base, `SVC_BASE_URL=${tenant.origin}/api`);
+    const recipients = await fetch(
+      `${base.slice('SVC_BASE_URL='.length)}/v1/deployments/1/notifications/2/recipients`,
+      {
+        headers: { authorization: 'Bearer demo-admin-key' },
+      },
+    );
+    assert.equal(recipients.status, 200);
+  });
+
+  test('its URLs name the host the browser used; HEAD answers without a body', async () => {
+    const port = new URL(tenant.origin).port;
+    const res = await rawRequest(tenant.origin, '/', { headers: [['Host', `localhost:${port}`]] });
+    assert.equal(res.status, 200);
+    assert.ok(res.body.includes(`href="http://localhost:${port}/embed/app?session=demo-acme"`), res.body);
+    assert.ok(!res.body.includes(`127.0.0.1:${port}`));
+    const head = await rawRequest(tenant.origin, '/', { method: 'HEAD' });
+    assert.equal(head.status, 200);
+    assert.equal(head.body, '');
   });
 });
 

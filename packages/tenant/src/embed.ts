@@ -1,6 +1,6 @@
-// The embed side of the simulated tenant: the surface pages (one shell, routed in the browser) and the
-// small JSON API the surfaces query. Pages may be framed only by the allowed host origins (CSP
-// frame-ancestors), which are also the only origins the embed accepts actions from and posts to.
+// The embed side of the simulated tenant: the surface pages (one shell, routed in the browser), the root page that
+// lists them (home.ts), and the small JSON API the surfaces query. Pages may be framed only by the allowed host
+// origins (CSP frame-ancestors), which are also the only origins the embed accepts actions from and posts to.
 // The static assets and the protocol module are mounted by index.js, each from its own directory.
 import { readFile } from 'node:fs/promises';
 import type Koa from 'koa';
@@ -9,6 +9,7 @@ import { SURFACES, parseFilterParam, publicIdProblem } from '@svc-embed/protocol
 import type { ParsedFilter } from '@svc-embed/protocol';
 import { chain } from './http.js';
 import { DASHBOARDS, VIEWS, answer, runWidget } from './datasets.js';
+import { homePage } from './home.js';
 import type { Dashboard } from './datasets.js';
 import type { Sessions, ValidSession } from './sessions.js';
 
@@ -194,13 +195,17 @@ export async function embedRoutes({
   };
 
   const pages = new Router({ sensitive: true });
-  const page = (ctx: Koa.Context): void => {
+  /** Every page of the tenant, the root page included, is sent with the same headers. */
+  const html = (ctx: Koa.Context, body: string): void => {
     ctx.set('cache-control', 'no-store');
     ctx.set('content-security-policy', csp);
     ctx.set('referrer-policy', 'no-referrer');
     ctx.type = 'html';
-    ctx.body = shell;
+    ctx.body = body;
   };
+  const page = (ctx: Koa.Context): void => html(ctx, shell);
+  // The origin as the browser named it (the guard allowed its Host), so that the URLs on the page work as shown.
+  pages.get('/', (ctx) => html(ctx, homePage(`${ctx.protocol}://${ctx.host}`, allowOrigins)));
   pages.get('/embed/dashboard/:publicId', (ctx, next) => (publicIdProblem(ctx.params.publicId) ? next() : page(ctx)));
   pages.get('/embed/app', page).get('/embed/chat', page);
 

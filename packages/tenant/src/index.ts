@@ -178,7 +178,7 @@ export async function startTenant(options?: TenantOptions): Promise<Tenant> {
 
 /**
  * What to print once the tenant is up (the same for `npm start` and `svc-embed-tenant`): its origin,
- * an example `<svc-embed>` tag, the sessions and keys.
+ * an example `<svc-embed>` tag, the sessions and keys, the base URL to set, and where its root page is.
  */
 export function describeTenant({
   origin,
@@ -204,6 +204,9 @@ export function describeTenant({
     '            Authorization: Bearer demo-admin-key   (demo-scoped-key: deployment 1 only; demo-viewer-key: not an admin)',
     `  SCIM      ${origin}/api/scim/v2/Users`,
     '            Authorization: Bearer demo-scim-token',
+    `  Base URL  SVC_BASE_URL=${origin}/api   (for the svc-embed command; the baseUrl of SvcClient)`,
+    '',
+    `  All of this, and how to mint a session, on one page: ${origin}/`,
     ...exposed,
   ].join('\n');
 }
