@@ -348,6 +348,21 @@ describe('svc-embed against the simulated tenant', () => {
     assert.equal(r.stderr, 'svc-embed: 250 recipients\n');
   });
 
+  test("the tenant's origin as SVC_BASE_URL (without /api): exit 5, and the hint gives the value to set", async () => {
+    const r = await run(['recipients', '--deployment', '1', '--notification', '1'], {
+      ...env,
+      SVC_BASE_URL: tenant.origin,
+    });
+    assert.equal(r.code, 5, r.stderr);
+    assert.match(r.stderr, /check the base URL first \(it usually ends in \/api\)/);
+    assert.ok(
+      r.stderr.endsWith(
+        `\nhint: SVC_BASE_URL is ${tenant.origin}, without /api: try SVC_BASE_URL=${tenant.origin}/api\n`,
+      ),
+      r.stderr,
+    );
+  });
+
   test('--format json is written page by page, and is byte for byte the array that one write of the whole gave', async () => {
     const r = await run(['recipients', '--deployment', '1', '--notification', '1', '--format', 'json', '-q'], env);
     assert.equal(r.code, 0, r.stderr);
@@ -654,6 +669,52 @@ describe('svc-embed faults (loopback server)', () => {
         assert.doesNotMatch(r.stderr, /is not in deployment/);
       }
     });
+  });
+
+  test('a base URL without /api: the hint names SVC_BASE_URL or --base-url, whichever gave it, and the value to try', async () => {
+    const page = (_req, res) => {
+      res.writeHead(404, { 'content-type': 'text/html' });
+      res.end('<h1>Not Found</h1>');
+    };
+    await withServer(page, async (env) => {
+      const origin = new URL(env.SVC_BASE_URL).origin;
+      for (const cmd of [args, ['scim-users']]) {
+        const fromEnv = await run(cmd, { ...env, SVC_BASE_URL: origin });
+        assert.equal(fromEnv.code, 5, fromEnv.stderr);
+        assert.ok(
+          fromEnv.stderr.endsWith(`\nhint: SVC_BASE_URL is ${origin}, without /api: try SVC_BASE_URL=${origin}/api\n`),
+          fromEnv.stderr,
+        );
+        // The flag wins over the variable, and the hint names the flag.
+        const fromFlag = await run([...cmd, '--base-url', `${origin}/`], env);
+        assert.equal(fromFlag.code, 5, fromFlag.stderr);
+        assert.ok(
+          fromFlag.stderr.endsWith(`\nhint: --base-url is ${origin}, without /api: try --base-url ${origin}/api\n`),
+          fromFlag.stderr,
+        );
+        assert.doesNotMatch(fromFlag.stderr, /SVC_BASE_URL/);
+        // Another path: named, with no guess at the fix.
+        const other = await run(cmd, { ...env, SVC_BASE_URL: `${origin}/v1` });
+        assert.match(
+          other.stderr,
+          new RegExp(`\nhint: SVC_BASE_URL is ${origin}/v1: the API's base address usually ends in /api\n$`),
+        );
+        // With /api, the message alone says it (this server is no API at all): no hint.
+        const withApi = await run(cmd, env);
+        assert.equal(withApi.code, 5, withApi.stderr);
+        assert.doesNotMatch(withApi.stderr, /hint:/);
+      }
+    });
+    // A server's own words that mention the base URL are not the client's advice: no hint.
+    await withServer(
+      (_req, res) => jsonRes(res, 500, { message: 'check the base URL' }),
+      async (env) => {
+        const r = await run(args, { ...env, SVC_BASE_URL: new URL(env.SVC_BASE_URL).origin });
+        assert.equal(r.code, 7, r.stderr);
+        assert.match(r.stderr, /Server says: check the base URL/);
+        assert.doesNotMatch(r.stderr, /hint:/);
+      },
+    );
   });
 
   test('a server echoing the token never gets it printed', async () => {

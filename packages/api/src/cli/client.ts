@@ -13,6 +13,11 @@ export interface ClientExtras {
   onRetry: (info: RetryInfo) => void;
 }
 
+/** The name the base URL was given by: --base-url when the flag is there, else SVC_BASE_URL. */
+export function baseUrlName(flags: RunContext['flags']): '--base-url' | 'SVC_BASE_URL' {
+  return typeof flags['base-url'] === 'string' ? '--base-url' : 'SVC_BASE_URL';
+}
+
 /** Builds the client from the flags and the environment; a bad value is a UsageError naming its source. */
 export function makeClient({ flags, io }: RunContext, command: string, extra: ClientExtras): SvcClient {
   const token = io.env.SVC_API_TOKEN;
@@ -34,6 +39,6 @@ export function makeClient({ flags, io }: RunContext, command: string, extra: Cl
     });
   } catch (err) {
     // The client's messages name the rule and never echo the token or the URL.
-    throw asUsageError(err, { baseUrl: typeof flagUrl === 'string' ? '--base-url' : 'SVC_BASE_URL' }, command);
+    throw asUsageError(err, { baseUrl: baseUrlName(flags) }, command);
   }
 }

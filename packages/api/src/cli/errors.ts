@@ -79,6 +79,37 @@ export function asUsageError(err: unknown, names: Readonly<Record<string, string
     : err;
 }
 
+/** Where a command's base URL came from (the flag or the variable), and its value as the client normalised it. */
+export interface BaseUrlSource {
+  readonly name: '--base-url' | 'SVC_BASE_URL';
+  readonly value: string;
+}
+
+const baseUrls = new WeakMap<SvcApiError, BaseUrlSource>();
+
+/** Notes which base URL a failed call went to, so that {@link report} can name it; returns `err` as it was. */
+export function withBaseUrl(err: unknown, source: BaseUrlSource): unknown {
+  if (err instanceof SvcApiError) baseUrls.set(err, source);
+  return err;
+}
+
+/**
+ * When the client's own words (not the server's, appended as its detail) say to check the base URL, and the base
+ * URL has no /api at its end: the setting to change, by the name the user gave it, and the value to try.
+ */
+function baseUrlHint(err: SvcApiError): string | undefined {
+  const source = baseUrls.get(err);
+  if (!source) return undefined;
+  const cut = err.detail === undefined ? -1 : err.message.lastIndexOf(err.detail);
+  if (!/\bbase URL\b/.test(cut < 0 ? err.message : err.message.slice(0, cut))) return undefined;
+  const { name, value } = source;
+  const path = new URL(value).pathname;
+  if (/\/api$/.test(path)) return undefined;
+  if (path !== '/') return `${name} is ${value}: the API's base address usually ends in /api`;
+  const fixed = `${value.replace(/\/$/, '')}/api`;
+  return `${name} is ${value}, without /api: try ${name === 'SVC_BASE_URL' ? `SVC_BASE_URL=${fixed}` : `--base-url ${fixed}`}`;
+}
+
 function exitCodeOf(err: SvcApiError): number {
   switch (err.code) {
     case 'HTTP_ERROR':
@@ -132,7 +163,7 @@ export function report(
     return EXIT.interrupted;
   }
   if (err instanceof SvcApiError) {
-    const hint = command?.hint?.(err) ?? (err.status === 401 ? 'check SVC_API_TOKEN' : undefined);
+    const hint = baseUrlHint(err) ?? command?.hint?.(err) ?? (err.status === 401 ? 'check SVC_API_TOKEN' : undefined);
     io.err(`${program}: ${err.message}${hint ? `\nhint: ${hint}` : ''}\n`);
     return exitCodeOf(err);
   }

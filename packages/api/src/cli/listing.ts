@@ -8,9 +8,9 @@
 import type { PageProgress, ScimAuthScheme, SvcClient } from '../index.js';
 import { PageItems } from '../items.js';
 import { UsageError, choiceFlag, integerFlag } from './args.js';
-import { makeClient } from './client.js';
+import { baseUrlName, makeClient } from './client.js';
 import type { RunContext } from './command.js';
-import { EXIT, ListingTooLarge, asUsageError } from './errors.js';
+import { EXIT, ListingTooLarge, asUsageError, withBaseUrl } from './errors.js';
 import { FORMATS, jsonBytes, slices, streamed } from './format.js';
 import { collector } from './memory.js';
 import type { ListingFormats } from './format.js';
@@ -63,26 +63,31 @@ export async function runListing<T>(ctx: RunContext, spec: ListingSpec<T>): Prom
     throw asUsageError(err, spec.names, spec.command);
   }
   let count = 0;
-  if (format === 'table') {
-    const limit = maxBytes ?? DEFAULT_MAX_BYTES;
-    const items: T[] = [];
-    for await (const page of PageItems.pages(iterator)) {
-      // Leaving the loop ends the iteration: no further request.
-      if (received > limit) throw new ListingTooLarge(limit, spec.command);
-      for (const item of page) items.push(item);
+  try {
+    if (format === 'table') {
+      const limit = maxBytes ?? DEFAULT_MAX_BYTES;
+      const items: T[] = [];
+      for await (const page of PageItems.pages(iterator)) {
+        // Leaving the loop ends the iteration: no further request.
+        if (received > limit) throw new ListingTooLarge(limit, spec.command);
+        for (const item of page) items.push(item);
+      }
+      count = items.length;
+      await ctx.io.out(spec.table(items));
+    } else {
+      const out = streamed(format, spec);
+      const write = async (text: string) => {
+        for (const piece of slices(text)) await ctx.io.out(format === 'csv' ? piece : jsonBytes(piece));
+      };
+      for await (const page of PageItems.pages(iterator)) {
+        count += page.length;
+        await write(out.page(page));
+      }
+      await write(out.end());
     }
-    count = items.length;
-    await ctx.io.out(spec.table(items));
-  } else {
-    const out = streamed(format, spec);
-    const write = async (text: string) => {
-      for (const piece of slices(text)) await ctx.io.out(format === 'csv' ? piece : jsonBytes(piece));
-    };
-    for await (const page of PageItems.pages(iterator)) {
-      count += page.length;
-      await write(out.page(page));
-    }
-    await write(out.end());
+  } catch (err) {
+    // Reported with the base URL named as the user gave it: the hint then says which setting to change.
+    throw withBaseUrl(err, { name: baseUrlName(ctx.flags), value: client.baseUrl });
   }
   show.done(count);
   return EXIT.ok;
