@@ -3,6 +3,7 @@
 // test/node/manifest.test.mjs checks it against SvcEmbedEventMap and the element's properties.
 import { customElementJetBrainsPlugin } from 'custom-element-jet-brains-integration';
 import { customElementVsCodePlugin } from 'custom-element-vs-code-integration';
+import { stripVTControlCharacters } from 'node:util';
 
 // The published modules: src/x.ts is shipped as dist/x.js.
 const published = (path) => path.replace(/^\/?src\/(.*)\.[jt]s$/, 'dist/$1.js');
@@ -27,6 +28,34 @@ function publicApiOnly() {
   };
 }
 
+// The two editor-data plugins print their "Generated …" lines (and their errors) through console.log with a colour
+// code in the format string, whatever `hideLogs` says and wherever stdout goes. Colour is for a terminal only, and
+// never with NO_COLOR set (https://no-color.org): otherwise their hooks run with console output stripped of it.
+const colour = process.stdout.isTTY === true && process.stdout.hasColors() && !process.env.NO_COLOR;
+
+/** `write` (console.log and the like) with its string arguments stripped of terminal escape codes. */
+function plain(write) {
+  return (...args) => write(...args.map((a) => (typeof a === 'string' ? stripVTControlCharacters(a) : a)));
+}
+
+function plainUnlessColour(plugin) {
+  if (colour) return plugin;
+  const wrapped = { ...plugin };
+  for (const [key, hook] of Object.entries(plugin)) {
+    if (typeof hook !== 'function') continue;
+    wrapped[key] = (...args) => {
+      const { log, warn, error } = console;
+      Object.assign(console, { log: plain(log), warn: plain(warn), error: plain(error) });
+      try {
+        return hook(...args); // the analyzer calls the phase hooks without awaiting them
+      } finally {
+        Object.assign(console, { log, warn, error });
+      }
+    };
+  }
+  return wrapped;
+}
+
 const editorData = { outdir: '.', hideLogs: true };
 
 export default {
@@ -36,7 +65,11 @@ export default {
   packagejson: false,
   plugins: [
     publicApiOnly(),
-    customElementJetBrainsPlugin({ ...editorData, webTypesFileName: 'web-types.json', packageJson: false }),
-    customElementVsCodePlugin({ ...editorData, htmlFileName: 'html-custom-data.json', cssFileName: null }),
+    plainUnlessColour(
+      customElementJetBrainsPlugin({ ...editorData, webTypesFileName: 'web-types.json', packageJson: false }),
+    ),
+    plainUnlessColour(
+      customElementVsCodePlugin({ ...editorData, htmlFileName: 'html-custom-data.json', cssFileName: null }),
+    ),
   ],
 };

@@ -3,7 +3,10 @@
 // `static properties`, its methods against the class's public methods. Then the editor data made from it.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import ts from 'typescript';
 import { SvcEmbedElement } from 'svc-embed';
 
@@ -135,3 +138,56 @@ test('web-types.json (JetBrains) and html-custom-data.json (VS Code) carry every
   assert.deepEqual(vscode.attributes.map((a) => a.name).sort(), attributes);
   for (const name of events) assert.ok(vscode.description.includes(name), `${name} is in the VS Code description`);
 });
+
+// The analyzer step of `npm run build`, in a directory of its own so that the tracked files are not rewritten under
+// the other tests' feet: the sources linked in, and a package.json (the analyzer's config loader walks up looking for
+// one, and loops for ever at / when there is none).
+function analyze(env, { terminal = false } = {}) {
+  const dir = mkdtempSync(join(tmpdir(), 'svc-embed-cem-'));
+  try {
+    symlinkSync(new URL('src', root).pathname, join(dir, 'src'));
+    writeFileSync(join(dir, 'package.json'), '{ "type": "module", "private": true }');
+    const cli = new URL('node_modules/@custom-elements-manifest/analyzer/cem.js', root).pathname;
+    const args = [cli, 'analyze', '--quiet', '--config', new URL('custom-elements-manifest.config.mjs', root).pathname];
+    const options = { cwd: dir, env, encoding: 'utf8', timeout: 120_000 };
+    if (!terminal) {
+      const run = spawnSync(process.execPath, args, options);
+      assert.equal(run.status, 0, run.stderr);
+      return { stdout: run.stdout, stderr: run.stderr };
+    }
+    // util-linux `script` gives the analyzer a pseudo-terminal as stdout.
+    const command = [process.execPath, ...args].map((a) => `'${a}'`).join(' ');
+    return {
+      stdout: execFileSync('script', ['-qec', command, '/dev/null'], { ...options, stdio: ['ignore', 'pipe', 'pipe'] }),
+    };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const ESC = '\x1b';
+// A colour terminal's environment, whatever this run's: no NO_COLOR, nothing forcing colour on or off.
+const colourTerminal = { ...process.env, TERM: 'xterm-256color' };
+for (const name of ['NO_COLOR', 'FORCE_COLOR', 'NODE_DISABLE_COLORS']) delete colourTerminal[name];
+const hasScript = spawnSync('script', ['--version']).status === 0;
+
+test('the manifest step of the build writes no colour codes into a pipe or a file, even for a colour terminal', () => {
+  const { stdout, stderr } = analyze(colourTerminal);
+  assert.match(stdout, /Generated "web-types\.json"/);
+  assert.match(stdout, /Generated "html-custom-data\.json"/);
+  assert.ok(!stdout.includes(ESC), JSON.stringify(stdout));
+  assert.ok(!stderr.includes(ESC), JSON.stringify(stderr));
+});
+
+test(
+  'the manifest step honours NO_COLOR on a terminal, and keeps its colour there otherwise',
+  { skip: !hasScript && 'no `script` (util-linux) for a pseudo-terminal' },
+  () => {
+    const coloured = analyze(colourTerminal, { terminal: true }).stdout;
+    assert.match(coloured, /Generated "web-types\.json"/);
+    assert.ok(coloured.includes(`${ESC}[32m`), JSON.stringify(coloured));
+    const plain = analyze({ ...colourTerminal, NO_COLOR: '1' }, { terminal: true }).stdout;
+    assert.match(plain, /Generated "web-types\.json"/);
+    assert.ok(!plain.includes(ESC), JSON.stringify(plain));
+  },
+);
