@@ -6,17 +6,9 @@ import { join } from 'node:path';
 import { WEBDRIVER_BIDI_WEBSOCKET_ENDPOINT_REGEX, createProfile, launch as launchProcess } from '@puppeteer/browsers';
 import puppeteer from 'puppeteer-core';
 
-export const CHROME_PATH = process.env.CHROME_PATH || '/usr/lib/chromium/chromium';
-export const FIREFOX_PATH = process.env.FIREFOX_PATH || '/usr/bin/firefox-esr';
-export const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-dev-shm-usage',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
+import { CHROME_PATH, CHROMIUM_ARGS, FIREFOX_PATH } from '../../test/support/browsers.mjs';
+
+export { CHROME_PATH, CHROMIUM_ARGS, FIREFOX_PATH };
 // Generous: on a loaded 2-core machine a browser may take most of a minute to start.
 const LIMITS = { timeout: 180_000, protocolTimeout: 600_000 };
 

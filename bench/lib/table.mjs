@@ -1,4 +1,5 @@
-// The bench's one table, in Markdown (ready for the README's "Performance" section).
+// The bench's one table, in Markdown (ready for bench/README.md, "The last full run"). A goal is on the ratio of
+// its own row, against that row's floor; a row without one is there to show where the time goes.
 
 const num = (x) => (Math.abs(x) >= 100 ? x.toFixed(0) : Math.abs(x) >= 10 ? x.toFixed(1) : x.toFixed(2));
 const span = (s, unit) => `${num(s.median)} ${unit} (${num(s.min)}–${num(s.max)})`;

@@ -27,13 +27,20 @@ export async function mountSuite({ browser, pages, rounds, cycles, leakCycles, l
     tabs.leak = leakPage;
     const leaks = await leakCheck(leakPage, (await chromiumProbe(leakPage)).cdp, leakCycles);
     const rows = [
-      compare('mount/unmount cycle, chromium, host main-thread CPU', perCycle.element, perCycle.bare, 1.1, 'µs/cycle'),
-      // What being an element on Lit costs, and what <svc-embed> adds to that.
+      compare(
+        'mount/unmount cycle, chromium, host main-thread CPU',
+        perCycle.element,
+        perCycle.bare,
+        undefined,
+        'µs/cycle',
+      ),
+      // What being an element on Lit costs, and what <svc-embed> adds to that. The goal is on what it adds: an
+      // element has a shadow root, and the spec's element is built on Lit.
       compare(
         '  the same, against the least Lit element (shadow root, iframe, listener)',
         perCycle.element,
         perCycle.lit,
-        undefined,
+        1.1,
         'µs/cycle',
       ),
       compare('  the least Lit element, against the bare iframe', perCycle.lit, perCycle.bare, undefined, 'µs/cycle'),
