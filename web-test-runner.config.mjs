@@ -9,6 +9,7 @@ import { PAGE_HOST, freePort, loopbackOnlyPlugin } from './test/support/loopback
 import { peerServerPlugin } from './test/support/peer-server.mjs';
 import { frameworksPlugin } from './test/support/frameworks-plugin.mjs';
 import { webkitBrowser } from './test/support/webkit.mjs';
+import { CHROMIUM_ARGS } from './test/support/browsers.mjs';
 import { countReporter } from './test/support/wtr-count-reporter.mjs';
 
 const env = (name, fallback) => process.env[name] || fallback;
@@ -44,15 +45,7 @@ const launchers = {
         headless: true,
         timeout: BROWSER_START_TIMEOUT,
         ...puppeteerSignals,
-        args: [
-          '--no-sandbox',
-          '--disable-gpu',
-          '--disable-dev-shm-usage',
-          '--disable-background-networking',
-          '--disable-component-update',
-          '--disable-sync',
-          '--no-first-run',
-        ],
+        args: CHROMIUM_ARGS,
       },
     }),
   firefox: () =>

@@ -11,23 +11,13 @@ import { createServer as createNetServer } from 'node:net';
 import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import puppeteer from 'puppeteer-core';
+import { launch } from '../support/browsers.mjs';
 import { describeTenant, startTenant } from '@svc-embed/tenant';
 import { runToEnd, startUntil } from '../support/processes.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const cli = join(root, 'packages/api/dist/cli.js');
 const tenantBin = join(root, 'packages/tenant/dist/bin.js');
-const CHROME_PATH = process.env.CHROME_PATH || '/usr/lib/chromium/chromium';
-const CHROME_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-dev-shm-usage',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
 /** Per child process: generous, for a loaded machine. The tests assert order and outcome, never speed. */
 const CHILD_LIMIT_MS = 120_000;
 const children = new Set();
@@ -214,6 +204,10 @@ describe('svc-embed-tenant: serving', () => {
       assert.match(t.stdout, /framed by {7}http:\/\/localhost:\* {2}http:\/\/127\.0\.0\.1:\*/);
       for (const key of ['demo-admin-key', 'demo-scoped-key', 'demo-viewer-key', 'demo-scim-token'])
         assert.ok(t.stdout.includes(key), key);
+      // The base URL to copy for the svc-embed command, and the root page, which lists it all.
+      assert.match(t.stdout, new RegExp(`^ {2}Base URL {2}SVC_BASE_URL=${t.origin}/api {3}`, 'm'));
+      assert.ok(t.stdout.includes(`on one page: ${t.origin}/\n`), t.stdout);
+      assert.match(await (await fetch(`${t.origin}/`)).text(), /<h1>Simulated svc-embed tenant<\/h1>/);
       assert.equal(t.stderr, '');
       const page = await fetch(`${t.origin}/embed/dashboard/sales-overview?session=demo-acme`);
       assert.equal(page.status, 200);
@@ -317,7 +311,7 @@ describe('svc-embed-tenant: an embed on a host page of another port (headless Ch
       else res.writeHead(404).end();
     });
     await new Promise((resolve) => host.listen(0, '127.0.0.1', resolve));
-    browser = await puppeteer.launch({ executablePath: CHROME_PATH, headless: true, args: CHROME_ARGS });
+    browser = await launch('chromium');
   });
 
   after(async () => {

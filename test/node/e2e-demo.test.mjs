@@ -9,53 +9,25 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import puppeteer, { CDPSessionEvent } from 'puppeteer-core';
+import { CDPSessionEvent } from 'puppeteer-core';
+import { enginesFrom, launch, unavailable } from '../support/browsers.mjs';
 import { startTenant } from '@svc-embed/tenant';
 import { startHost } from '../../demo/host-server.mjs';
 import { filterRows } from '../../packages/tenant/dist/datasets.js';
 
-const CHROME_PATH = process.env.CHROME_PATH || '/usr/lib/chromium/chromium';
-const FIREFOX_PATH = process.env.FIREFOX_PATH || '/usr/bin/firefox-esr';
+// Firefox makes its download directory (~/Downloads) even for a denied download: give it one of ours.
 const ENGINES = {
-  chromium: {
-    path: CHROME_PATH,
-    launch: () =>
-      puppeteer.launch({
-        executablePath: CHROME_PATH,
-        headless: true,
-        handleSIGINT: false,
-        args: [
-          '--no-sandbox',
-          '--disable-gpu',
-          '--disable-dev-shm-usage',
-          '--disable-background-networking',
-          '--disable-component-update',
-          '--disable-sync',
-          '--no-first-run',
-        ],
-      }),
-  },
-  firefox: {
-    path: FIREFOX_PATH,
-    // Firefox makes its download directory (~/Downloads) even for a denied download: give it one of ours.
-    launch: (downloads) =>
-      puppeteer.launch({
-        browser: 'firefox',
-        executablePath: FIREFOX_PATH,
-        headless: true,
-        handleSIGINT: false,
-        extraPrefsFirefox: {
-          'dom.location.ancestorOrigins.enabled': false,
-          'browser.download.folderList': 2,
-          'browser.download.dir': downloads,
-        },
-      }),
-  },
+  chromium: () => launch('chromium'),
+  firefox: (downloads) =>
+    launch('firefox', {
+      extraPrefsFirefox: {
+        'dom.location.ancestorOrigins.enabled': false,
+        'browser.download.folderList': 2,
+        'browser.download.dir': downloads,
+      },
+    }),
 };
-const wanted = (process.env.E2E_BROWSERS || 'chromium,firefox')
-  .split(',')
-  .map((b) => b.trim())
-  .filter(Boolean);
+const wanted = enginesFrom('E2E_BROWSERS');
 const NAMES = [
   'svc-ready',
   'svc-view',
@@ -95,9 +67,7 @@ after(async () => {
 });
 
 for (const engine of wanted) {
-  const { path, launch } = ENGINES[engine] ?? {};
-  const skip = !launch ? `unknown engine ${engine}` : !existsSync(path) ? `${path} is not installed` : false;
-  describe(`demo in ${engine}`, { skip }, () => suite(engine, launch));
+  describe(`demo in ${engine}`, { skip: unavailable(engine) }, () => suite(engine, ENGINES[engine]));
 }
 
 function suite(engine, launch) {
@@ -528,6 +498,24 @@ function suite(engine, launch) {
         /^13\.497\.621\s\$$/,
       );
       await selectLocale('en-US');
+    });
+
+    test("a reloaded embed's first svc-view is titled in the host's locale, not the browser's", async () => {
+      // Another surface is a new frame: its first view comes before the host's locale arrives (after ready).
+      const reload = async (surface) => {
+        const since = await mark();
+        await page.click(`#surface button[data-value="${surface}"]`);
+        const view = await waitEvent('svc-view', { since });
+        await waitEvent('svc-dashboard-loaded', { since });
+        return view.detail.payload.title;
+      };
+      await selectLocale('de-DE');
+      try {
+        assert.equal(await reload('dashboard:support-ops'), 'Support-Betrieb · Übersicht');
+      } finally {
+        await selectLocale('en-US');
+      }
+      assert.equal(await reload('dashboard:sales-overview'), 'Sales overview · Overview');
     });
 
     test('filter control: what it shows is what the embed applies, across dimensions', async () => {
@@ -993,11 +981,25 @@ function suite(engine, launch) {
         const since = await mark(p);
         await p.click('#both-region');
         await p.click('#swap');
-        for (const id of ['left', 'right']) {
+        // The chip names the dimension in the pane's language (the host's filter names it `region`).
+        for (const [id, key] of [
+          ['left', 'region'],
+          ['right', 'Region'],
+        ]) {
           await waitEvent('svc-dashboard-loaded', { p, since, where: (_, e) => e.id === id });
-          assert.equal(
-            await inEmbed(() => document.querySelector('.chip-value')?.textContent, undefined, id, p),
-            'EMEA',
+          assert.deepEqual(
+            await inEmbed(
+              () => {
+                const chip = document.querySelector('.chip');
+                return (
+                  chip && [chip.querySelector('.chip-key').textContent, chip.querySelector('.chip-value').textContent]
+                );
+              },
+              undefined,
+              id,
+              p,
+            ),
+            [key, 'EMEA'],
           );
         }
         assert.equal(
