@@ -220,7 +220,7 @@ iframe{display:block;box-sizing:border-box;width:100%;height:100%;border:0}
    * from `0` (waits forever) to `2147483647`; anything else warns, and the default applies.
    */
   declare readyTimeout: number;
-  /** `lazy` or `eager`, passed to the iframe. With `lazy`, the ready timeout starts when the element first comes into view. */
+  /** `lazy` or `eager`, passed to the iframe. With `lazy`, the ready timeout starts when the element comes into view. */
   declare loading?: 'lazy' | 'eager' | null;
   /**
    * Logs events, actions, rejections, status changes and the embed URL (session masked) with `console.debug`. The
