@@ -44,7 +44,11 @@ async function page(attributes: string): Promise<PageWindow> {
   // The frame's first window is a placeholder that the srcdoc document replaces: wait for that document.
   while (!(frame.contentWindow as PageWindow | null)?.outcome) await new Promise((r) => setTimeout(r, 20));
   const win = frame.contentWindow as PageWindow;
-  for (const until = performance.now() + 25_000; win.outcome.length === 0 && performance.now() < until;)
+  // A classic script in the head runs (and reports `load`) before the body is parsed: wait for the whole document.
+  for (
+    const until = performance.now() + 25_000;
+    (win.outcome.length === 0 || win.document.readyState === 'loading') && performance.now() < until;
+  )
     await new Promise((r) => setTimeout(r, 20));
   return win;
 }

@@ -166,9 +166,11 @@ function analyze(env, { terminal = false } = {}) {
 }
 
 const ESC = '\x1b';
-// A colour terminal's environment, whatever this run's: no NO_COLOR, nothing forcing colour on or off.
+// A colour terminal's environment, whatever this run's: no NO_COLOR, nothing forcing colour on or off, and no CI
+// variable (with CI set, Node counts a terminal as two colours unless it knows the CI by name).
 const colourTerminal = { ...process.env, TERM: 'xterm-256color' };
-for (const name of ['NO_COLOR', 'FORCE_COLOR', 'NODE_DISABLE_COLORS']) delete colourTerminal[name];
+for (const name of ['NO_COLOR', 'FORCE_COLOR', 'NODE_DISABLE_COLORS', 'CI', 'CI_NAME', 'TEAMCITY_VERSION', 'TF_BUILD'])
+  delete colourTerminal[name];
 const hasScript = spawnSync('script', ['--version']).status === 0;
 
 test('the manifest step of the build writes no colour codes into a pipe or a file, even for a colour terminal', () => {
