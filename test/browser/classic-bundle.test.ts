@@ -2,7 +2,7 @@
 // without type="module", with or without defer, alone or beside the ES module bundle. Each page is a frame of its
 // own, so each starts with an empty custom element registry.
 import { expect } from '@open-wc/testing';
-import { peerUrl } from './helpers.js';
+import { framePage, peerUrl } from './helpers.js';
 
 const CLASSIC = '/cdn/svc-embed.classic.min.js';
 const MODULE = '/cdn/svc-embed.min.js';
@@ -18,20 +18,17 @@ interface PageWindow extends Window {
  * loaded machine can be slow; the test's own limit is 30 s) so that the test fails on what it checks.
  */
 async function page(scripts: string): Promise<PageWindow> {
-  const frame = document.createElement('iframe');
-  frame.srcdoc = `<!doctype html><html><head>
+  return framePage<PageWindow>(
+    `<!doctype html><html><head>
     <script>
       window.errors = [];
       addEventListener('error', (e) => errors.push(String(e.message)));
       document.addEventListener('svc-ready', (e) => (window.ready = e.detail));
     </script>
     ${scripts}
-  </head><body><svc-embed src="${peerUrl()}" style="height: 100px"></svc-embed></body></html>`;
-  document.body.append(frame);
-  const win = frame.contentWindow as PageWindow;
-  for (const until = performance.now() + 25_000; !win.ready && performance.now() < until;)
-    await new Promise((r) => setTimeout(r, 20));
-  return win;
+  </head><body><svc-embed src="${peerUrl()}" style="height: 100px"></svc-embed></body></html>`,
+    (win) => Boolean(win.ready),
+  );
 }
 
 describe('classic-script bundle', () => {

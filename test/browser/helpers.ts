@@ -258,3 +258,18 @@ export function cleanup(): void {
   for (const el of [...document.body.children]) if (el.localName !== 'script') el.remove();
   scrollTo(0, 0);
 }
+
+/**
+ * A document of its own: a same-origin frame made from `html`, resolved once `done(window)` holds, or after 25 s (a
+ * loaded machine can be slow; a test's own limit is 30 s) so that the test fails on what it checks. The frame's window
+ * is read afresh each time: its first one is a placeholder that the srcdoc document replaces.
+ */
+export async function framePage<W extends Window>(html: string, done: (win: W) => boolean): Promise<W> {
+  const frame = document.createElement('iframe');
+  frame.srcdoc = html;
+  document.body.append(frame);
+  const win = () => frame.contentWindow as W;
+  for (const until = performance.now() + 25_000; !done(win()) && performance.now() < until;)
+    await new Promise((r) => setTimeout(r, 20));
+  return win();
+}

@@ -4,7 +4,7 @@
 // not match is refused. Each case is a document of its own (a same-origin frame): both bundles define <svc-embed>,
 // and a document loads a module once per URL.
 import { expect } from '@open-wc/testing';
-import { tenant } from './helpers.js';
+import { framePage, tenant } from './helpers.js';
 
 /** The bundles as cdn/integrity.json names them, and how a page loads each. */
 const BUNDLES = [
@@ -14,7 +14,7 @@ const BUNDLES = [
 
 interface PageWindow extends Window {
   /** What the bundle's script element reported: `load` or `error`. */
-  outcome: string[];
+  outcome?: string[];
   errors: string[];
   SvcEmbed?: { SvcEmbedElement: CustomElementConstructor };
 }
@@ -31,26 +31,18 @@ async function builtIntegrity(): Promise<Record<string, string>> {
  * `load` or `error`, or after 25 s (the test's own limit is 30 s) so that the test fails on what it checks.
  */
 async function page(attributes: string): Promise<PageWindow> {
-  const frame = document.createElement('iframe');
-  frame.srcdoc = `<!doctype html><html><head>
+  return framePage<PageWindow>(
+    `<!doctype html><html><head>
     <script>
       window.outcome = [];
       window.errors = [];
       addEventListener('error', (e) => errors.push(String(e.message)));
     </script>
     <script ${attributes} onload="outcome.push('load')" onerror="outcome.push('error')"></script>
-  </head><body><svc-embed></svc-embed></body></html>`;
-  document.body.append(frame);
-  // The frame's first window is a placeholder that the srcdoc document replaces: wait for that document.
-  while (!(frame.contentWindow as PageWindow | null)?.outcome) await new Promise((r) => setTimeout(r, 20));
-  const win = frame.contentWindow as PageWindow;
-  // A classic script in the head runs (and reports `load`) before the body is parsed: wait for the whole document.
-  for (
-    const until = performance.now() + 25_000;
-    (win.outcome.length === 0 || win.document.readyState === 'loading') && performance.now() < until;
-  )
-    await new Promise((r) => setTimeout(r, 20));
-  return win;
+  </head><body><svc-embed></svc-embed></body></html>`,
+    // A classic script in the head runs (and reports `load`) before the body is parsed: wait for the whole document.
+    (win) => Boolean(win.outcome?.length) && win.document.readyState !== 'loading',
+  );
 }
 
 /** The attributes of a tag that loads `bundle` from the peer's origin, with `integrity` and `crossorigin`. */

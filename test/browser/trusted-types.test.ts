@@ -4,7 +4,7 @@
 // <svc-embed> pointed at the test peer and waits for ready; then it checks that the policy is in force: a plain
 // `innerHTML` assignment throws a TypeError (and where `trusted-types 'none'` is set, so does creating a policy).
 import { expect } from '@open-wc/testing';
-import { peerUrl } from './helpers.js';
+import { framePage, peerUrl } from './helpers.js';
 
 const BUNDLES = [
   { name: 'the ES module bundle', script: '<script type="module" src="/cdn/svc-embed.min.js"></script>' },
@@ -32,8 +32,8 @@ interface PageWindow extends Window {
  * checks.
  */
 async function page(csp: string, script: string): Promise<PageWindow> {
-  const frame = document.createElement('iframe');
-  frame.srcdoc = `<!doctype html><html><head>
+  return framePage<PageWindow>(
+    `<!doctype html><html><head>
     <meta http-equiv="Content-Security-Policy" content="${csp}">
     <script>
       window.errors = [];
@@ -53,13 +53,9 @@ async function page(csp: string, script: string): Promise<PageWindow> {
       window.policyProbe = () => attempt(() => trustedTypes.createPolicy('probe', {}), 'created');
     </script>
     ${script}
-  </head><body><svc-embed src="${peerUrl()}" style="height: 100px"></svc-embed></body></html>`;
-  document.body.append(frame);
-  while (!(frame.contentWindow as PageWindow | null)?.violations) await new Promise((r) => setTimeout(r, 20));
-  const win = frame.contentWindow as PageWindow;
-  for (const until = performance.now() + 25_000; !win.ready && performance.now() < until;)
-    await new Promise((r) => setTimeout(r, 20));
-  return win;
+  </head><body><svc-embed src="${peerUrl()}" style="height: 100px"></svc-embed></body></html>`,
+    (win) => Boolean(win.ready),
+  );
 }
 
 describe('Trusted Types: a page that requires them for scripts', () => {
