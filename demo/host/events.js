@@ -2,19 +2,10 @@
 // in, the actions that went out, the status changes, and the page's own notes) and its status pill.
 // Every value from the embed is shown as text, never as markup.
 
-/** The embed's events, re-dispatched by the element. */
-export const EVENT_NAMES = [
-  'svc-ready',
-  'svc-view',
-  'svc-navigate',
-  'svc-dashboard-loaded',
-  'svc-download',
-  'svc-drilldown',
-  'svc-ai-query',
-  'svc-error',
-  'svc-message-rejected',
-  'svc-config-error',
-];
+import { EVENT_TYPES, domEventName } from '/dist/protocol/index.js';
+
+/** The embed's events, re-dispatched by the element, and the element's own reports of what it refused. */
+export const EVENT_NAMES = [...EVENT_TYPES.map(domEventName), 'svc-message-rejected', 'svc-config-error'];
 
 const el = (tag, props = {}, ...children) => {
   const node = Object.assign(document.createElement(tag), props);

@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CDPSessionEvent } from 'puppeteer-core';
 import { enginesFrom, launch, unavailable } from '../support/browsers.mjs';
+import { EVENT_TYPES, domEventName } from '@svc-embed/protocol';
 import { startTenant } from '@svc-embed/tenant';
 import { startHost } from '../../demo/host-server.mjs';
 import { filterRows } from '../../packages/tenant/dist/datasets.js';
@@ -28,15 +29,9 @@ const ENGINES = {
     }),
 };
 const wanted = enginesFrom('E2E_BROWSERS');
+// Every event the element dispatches: the embed's, re-dispatched, and the element's own.
 const NAMES = [
-  'svc-ready',
-  'svc-view',
-  'svc-navigate',
-  'svc-dashboard-loaded',
-  'svc-download',
-  'svc-drilldown',
-  'svc-ai-query',
-  'svc-error',
+  ...EVENT_TYPES.map(domEventName),
   'svc-message-rejected',
   'svc-config-error',
   'svc-status',
