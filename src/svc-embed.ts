@@ -90,8 +90,16 @@ const DOM_NAMES = Object.fromEntries(EVENT_TYPES.map((type) => [type, domEventNa
  */
 const flag = { fromAttribute: (value: string | null) => value !== null && value !== 'false' };
 
-/** What identifies a resolved URL: the URL, the refusal's reason, or '' when there is nothing to load. */
-const keyOf = (result: EmbedUrlResult | undefined) => (result ? ('url' in result ? result.url : result.reason) : '');
+/**
+ * What identifies a resolved URL: the URL, the refusal's reason, or '' when there is nothing to load. The query is
+ * compared by its decoded pairs, so that a host writing `%20` for `+` or `%7E` for `~` changes nothing.
+ */
+const keyOf = (result: EmbedUrlResult | undefined) => {
+  if (!result || !('url' in result)) return result?.reason ?? '';
+  const url = new URL(result.url);
+  url.search = `${url.searchParams}`;
+  return url.href;
+};
 
 /**
  * Embeds a dashboard, the app or the AI chat of an analytics tenant, and brokers the embed message
@@ -150,7 +158,11 @@ iframe{display:block;box-sizing:border-box;width:100%;height:100%;border:0}
       },
     },
     title: {},
-    readyTimeout: { type: Number, attribute: 'ready-timeout' },
+    // Empty text is no number (Number('') is 0, which would wait forever): it warns like any other invalid value.
+    readyTimeout: {
+      attribute: 'ready-timeout',
+      converter: (value: string | null) => (value && /\S/.test(value) ? +value : value === null ? value : NaN),
+    },
     loading: {},
     debug: { type: Boolean, converter: flag },
     sessionProvider: { attribute: false },
@@ -160,14 +172,19 @@ iframe{display:block;box-sizing:border-box;width:100%;height:100%;border:0}
     // Whether a URL property's change ends the session is decided at the assignment itself, not in Lit's update a
     // microtask later: where a message may go must change when the host changes the URL. So Lit's accessors of
     // those properties, once made, are wrapped.
+    // `readyTimeout` is wrapped as well: null and undefined (a removed attribute, a prop a wrapper took away) mean
+    // the default, which the property then reads, as its type says.
     this.finalize();
-    for (const name of URL_KEYS) {
+    for (const name of [...URL_KEYS, 'readyTimeout']) {
       const lit = Object.getOwnPropertyDescriptor(this.prototype, name)!;
       Object.defineProperty(this.prototype, name, {
         ...lit,
         set(this: SvcEmbedElement, value: unknown) {
-          lit.set!.call(this, value);
-          this.#assigned();
+          if (name === 'readyTimeout') lit.set!.call(this, value ?? DEFAULT_TIMEOUT);
+          else {
+            lit.set!.call(this, value);
+            this.#assigned();
+          }
         },
       });
     }
@@ -199,7 +216,7 @@ iframe{display:block;box-sizing:border-box;width:100%;height:100%;border:0}
    */
   declare allowExport: boolean;
   /** `light`, `dark` or `auto` (follows the viewer's OS preference). Sends `svc:action:set-color-scheme`. */
-  declare colorScheme?: string | null;
+  declare colorScheme?: 'light' | 'dark' | 'auto' | null;
   /** A BCP 47 language tag such as `de-DE`, checked with `Intl.getCanonicalLocales`. Sends `svc:action:set-locale`. */
   declare locale?: string | null;
   /**
@@ -217,7 +234,9 @@ iframe{display:block;box-sizing:border-box;width:100%;height:100%;border:0}
   declare title: string;
   /**
    * Milliseconds to wait for the embed's ready before `status` becomes `error` (`ready-timeout`): whole milliseconds
-   * from `0` (waits forever) to `2147483647`; anything else warns, and the default applies.
+   * from `0` (waits forever) to `2147483647`; anything else (an empty attribute too) warns, and the default applies.
+   * `null`, `undefined` or removing the attribute restore the default, `15000`. A new value applies to a running
+   * wait, counted from when it began.
    */
   declare readyTimeout: number;
   /** `lazy` or `eager`, passed to the iframe. With `lazy`, the ready timeout starts when the element comes into view. */
@@ -253,10 +272,11 @@ iframe{display:block;box-sizing:border-box;width:100%;height:100%;border:0}
     renewal?: boolean;
   }> = [];
   /**
-   * A renewed session and the host's session value it stands in for. The host owns `src` and `session`; this
-   * is the element's own, and lasts while the host's session value stays the one it replaced.
+   * A renewed session, the host's session value it stands in for, and the origin it was renewed for. The host owns
+   * `src` and `session`; this is the element's own, and lasts while both the host's session value and the embed
+   * URL's origin stay the ones it was renewed with: a credential never goes to another tenant.
    */
-  #renewed?: { replaced: string | null; session: string };
+  #renewed?: { replaced: string | null; session: string; origin: string };
   /** Counts provider calls, so that only the answer to the latest one is used. */
   #attempt = 0;
   #lastAutoRenewal = -Infinity;
@@ -271,8 +291,14 @@ iframe{display:block;box-sizing:border-box;width:100%;height:100%;border:0}
   #overlays?: { loading: HTMLElement; error: HTMLElement; message: HTMLElement };
   #timer?: ReturnType<typeof setTimeout>;
   #observer?: IntersectionObserver;
+  /** When the running wait began; 0 while none runs. */
   #started = 0;
   #loaded = false;
+  /** The window that said ready: another one in the current frame is a new document (Firefox, after a move). */
+  #win?: Window;
+  /** svc-status details waiting to be dispatched while one is: listeners see the changes in the order they happened. */
+  #statuses?: object[];
+  #warned = false;
 
   constructor() {
     super();
@@ -288,7 +314,7 @@ iframe{display:block;box-sizing:border-box;width:100%;height:100%;border:0}
 
   /** Whether the embed has said `svc:event:ready` for the current session: `true` exactly when `status` is `ready`. */
   get ready(): boolean {
-    return this.#state === 'ready';
+    return this.#status === 'ready';
   }
 
   /** `idle` (nothing to load), `loading` (waiting for ready, or for a renewed session), `ready`, or `error`. */
@@ -299,7 +325,8 @@ iframe{display:block;box-sizing:border-box;width:100%;height:100%;border:0}
   /**
    * Resolves with the current session's ready detail (at once when the embed is ready). Rejects with an
    * `SvcEmbedError` whose `reason` is the status reason when the element reaches `error` first (at once
-   * when it is in `error` now). While `idle`, waits for the next session.
+   * when it is in `error` now). While `idle`, waits for the next session. Detached, nothing is timed: on an element
+   * removed while it waits, the promise waits until it is inserted again; bound it yourself where that matters.
    */
   whenReady(): Promise<SvcEventDetail<'svc:event:ready'>> {
     if (this.#state === 'ready') return Promise.resolve(this.#readyDetail!);
@@ -331,7 +358,9 @@ iframe{display:block;box-sizing:border-box;width:100%;height:100%;border:0}
    * the new ready; rejects when the element reaches `error`, or `idle`. While a renewal is pending, a call
    * without a session joins it, and a call with one loads that session instead. Throws a `TypeError` when
    * `session` is given but is not a non-empty string without control characters or lone surrogates, when neither
-   * `session` nor `sessionProvider` is there, or when there is no embed URL to renew.
+   * `session` nor `sessionProvider` is there, or when there is no embed URL to renew. A renewed session is used only
+   * on the origin it was renewed for. Detached, nothing is timed: on an element removed while the provider or the
+   * embed is answering, the promise waits until it is inserted again.
    */
   renewSession(session?: string): Promise<void> {
     const problem = !resolveEmbedUrl(this)
@@ -340,7 +369,8 @@ iframe{display:block;box-sizing:border-box;width:100%;height:100%;border:0}
         ? typeof this.sessionProvider !== 'function' && 'or a sessionProvider is needed'
         : sessionProblem(session);
     if (problem) throw new TypeError(`${tag}.renewSession(session): session ${problem}`);
-    const pending = this.#waiting.some((w) => w.renewal);
+    // A renewal waiting for the provider, whichever started it, or a renewed session waiting for its ready.
+    const pending = this.#state === 'renewing' || this.#waiting.some((w) => w.renewal);
     const done: Promise<unknown> = this.#wait(true);
     if (session !== undefined || !pending) this.#renew(session);
     return done as Promise<void>;
@@ -363,9 +393,10 @@ iframe{display:block;box-sizing:border-box;width:100%;height:100%;border:0}
     // cheaper per mount/unmount than an AbortController.)
     this.#listening?.removeEventListener('message', this.#onMessage);
     (this.#listening = view)?.addEventListener('message', this.#onMessage);
-    // Re-inserted: the frame reloads and must say ready again. A renewal's wait is bounded again.
-    if (this.#state === 'renewing') this.#arm();
-    else if (this.#frame && this.#shown === this.#frame) this.#to('loading');
+    // Re-inserted: the frame reloads and must say ready again. Otherwise the wait (a renewal's, or a frame's not yet
+    // in the shadow root, when a listener re-inserted the element at its `loading`) is bounded again.
+    if (this.#frame && this.#shown === this.#frame) this.#reload();
+    else this.#arm();
   }
 
   override disconnectedCallback(): void {
@@ -379,10 +410,13 @@ iframe{display:block;box-sizing:border-box;width:100%;height:100%;border:0}
 
   /**
    * `moveBefore()` keeps the frame alive: the session, `ready`, the state and the held commands go on as they
-   * were. Defining this keeps the browser from calling disconnect and connect for such a move.
+   * were. Defining this keeps the browser from calling disconnect and connect for such a move. Firefox starts a new
+   * document in a frame whose shadow root moved (the frame's window is new at once): that is a reload.
    * @internal
    */
-  protected connectedMoveCallback(): void {}
+  protected connectedMoveCallback(): void {
+    if (this.#state === 'ready' && this.#frame!.contentWindow !== this.#win) this.#reload();
+  }
 
   protected override createRenderRoot(): ShadowRoot {
     const root = super.createRenderRoot() as ShadowRoot;
@@ -404,15 +438,18 @@ iframe{display:block;box-sizing:border-box;width:100%;height:100%;border:0}
   }
 
   protected override willUpdate(changed: PropertyValues): void {
+    if (changed.has('readyTimeout')) {
+      if (this.#timeout() !== this.readyTimeout)
+        console.warn(
+          `${tag}: ignoring ready-timeout: must be whole milliseconds from 0 to ${MAX_TIMEOUT}; using ${DEFAULT_TIMEOUT}`,
+        );
+      // A new value applies to the running wait, counted from when it began.
+      if (this.#started) this.#startTimer(this.#started);
+    }
     if (this.#state === 'pending') this.#load();
     if (this.#frame) {
       if (changed.has('title')) this.#frame.title = this.title || 'Embedded analytics';
       if (changed.has('loading')) this.#setLoading(this.#frame);
-    }
-    if (changed.has('readyTimeout') && this.#timeout() !== this.readyTimeout) {
-      console.warn(
-        `${tag}: ignoring ready-timeout: must be whole milliseconds from 0 to ${MAX_TIMEOUT}; using ${DEFAULT_TIMEOUT}`,
-      );
     }
   }
 
@@ -446,8 +483,6 @@ iframe{display:block;box-sizing:border-box;width:100%;height:100%;border:0}
 
   /** A URL property was assigned, by the host or from an attribute. */
   #assigned() {
-    // The renewed session lasts while the host's session value stays the one it replaced.
-    if (this.#renewed && hostSession(this) !== this.#renewed.replaced) this.#renewed = undefined;
     // A host change wins, completely: the session and any renewal end, and what was held for them is dropped
     // (what was held while idle, or before the first URL, waits for the next session).
     const key = keyOf(this.#resolve());
@@ -456,7 +491,9 @@ iframe{display:block;box-sizing:border-box;width:100%;height:100%;border:0}
     this.#key = key;
     this.#restore = undefined;
     this.#end();
-    this.#to('pending');
+    // Nothing left to load is `idle` at once; a URL (or a refusal) is loaded by the update, `loading` meanwhile when
+    // the element was `ready`.
+    this.#to(key ? 'pending' : 'idle');
   }
 
   /** The current value of a state property, checked, with the payload to send: a copy taken now. */
@@ -474,9 +511,16 @@ iframe{display:block;box-sizing:border-box;width:100%;height:100%;border:0}
     }
   }
 
-  /** The URL to load: the host's, with the renewed session standing in for the host's session. */
+  /**
+   * The URL to load: the host's, with the renewed session standing in for the host's session while the host's
+   * session value and the URL's origin are the ones it was renewed with; once either changes, it is dropped.
+   */
   #resolve() {
-    return resolveEmbedUrl(this, this.#renewed?.session);
+    const renewed = this.#renewed;
+    const result = resolveEmbedUrl(this, renewed?.session);
+    if (!renewed || (hostSession(this) === renewed.replaced && originOf(result) === renewed.origin)) return result;
+    this.#renewed = undefined;
+    return resolveEmbedUrl(this);
   }
 
   /** The ready timeout in force: `readyTimeout` when it is whole milliseconds within setTimeout's range. */
@@ -498,22 +542,28 @@ iframe{display:block;box-sizing:border-box;width:100%;height:100%;border:0}
    */
   #to(state: State, detail: Detail = {}) {
     this.#state = state;
-    this.#stopTimer();
     this.#arm();
     if (state === 'ready') this.#flush();
-    // `pending` does nothing more; nor does a state that a listener (of an svc-action sent at ready) has left.
-    if (state === 'pending' || this.#state !== state) return;
+    // Nothing more for a state that a listener (of an svc-action sent at ready) has left.
+    if (this.#state !== state) return;
     if (state === 'error') this.#error = new SvcEmbedError(detail.reason!, detail.message!);
-    for (const w of this.#waiting.splice(0)) {
+    // `pending` settles no one: the update decides.
+    for (const w of state === 'pending' ? [] : this.#waiting.splice(0)) {
       if (state === 'ready') w.resolve(this.#readyDetail!);
       else if (state === 'error') w.reject(this.#error!);
       // The host took the URL away: nothing is left to renew.
       else if (state === 'idle' && w.renewal) w.reject(new SvcEmbedError(RENEWAL_FAILED, NOT_RENEWED));
       else this.#waiting.push(w);
     }
-    // The status: `renewing` shows as `loading`; `svc-status` fires when it changes.
-    const status = state === 'renewing' ? 'loading' : state;
+    // The status: `renewing` shows as `loading`, and so does `pending` after `ready` (a host change ends the ready
+    // at the assignment); otherwise `pending` keeps the status until the update. `svc-status` fires when it changes.
     const previous = this.#status;
+    const status =
+      state === 'renewing' || (state === 'pending' && previous === 'ready')
+        ? 'loading'
+        : state === 'pending'
+          ? previous
+          : state;
     const overlays = this.#overlays;
     if (status === 'error' && overlays) overlays.message.textContent = detail.message!;
     if (status === previous) return;
@@ -532,7 +582,21 @@ iframe{display:block;box-sizing:border-box;width:100%;height:100%;border:0}
     if (status === 'loading') this.setAttribute('aria-busy', 'true');
     else this.removeAttribute('aria-busy');
     if (this.debug) this.#log('status', status, detail.reason ?? '');
-    this.#emit('svc-status', { status, previous, ...detail });
+    // A change made by a listener of this svc-status is dispatched after it, to every listener in turn.
+    const queued = this.#statuses;
+    const change = { status, previous, ...detail };
+    if (queued) return void queued.push(change);
+    for (const next of (this.#statuses = [change])) this.#emit('svc-status', next);
+    this.#statuses = undefined;
+  }
+
+  /**
+   * The current frame starts a new document the element did not ask for (a re-insertion, or a move in Firefox):
+   * `loading` until it says ready, when the state and the viewer's last path are sent again.
+   */
+  #reload() {
+    this.#restore = this.#path ?? this.#restore;
+    this.#to('loading');
   }
 
   /**
@@ -594,7 +658,7 @@ iframe{display:block;box-sizing:border-box;width:100%;height:100%;border:0}
 
   /** `renewing` → `pending`: the renewed session stands in for the host's, and the next update loads it. */
   #apply(session: string) {
-    this.#renewed = { replaced: hostSession(this), session };
+    this.#renewed = { replaced: hostSession(this), session, origin: originOf(resolveEmbedUrl(this, session)) };
     this.#key = keyOf(this.#resolve());
     this.#to('pending');
     this.requestUpdate();
@@ -618,26 +682,30 @@ iframe{display:block;box-sizing:border-box;width:100%;height:100%;border:0}
    * (15 s when it is 0); a frame's, by the ready timeout, from when it comes into view with `lazy`.
    */
   #arm() {
+    this.#stopTimer();
     if (!this.isConnected) return;
-    if (this.#state === 'renewing') return this.#startTimer(this.#timeout() || DEFAULT_TIMEOUT);
+    if (this.#state === 'renewing') return this.#startTimer();
     if (this.#state !== 'loading') return;
     this.#loaded = false;
     if (this.loading === 'lazy' && typeof IntersectionObserver === 'function') {
       this.#observer = new IntersectionObserver((entries) => {
-        if (entries.some((e) => e.isIntersecting)) this.#startTimer(this.#timeout());
+        if (entries.some((e) => e.isIntersecting)) this.#startTimer();
       });
       this.#observer.observe(this);
-    } else this.#startTimer(this.#timeout());
+    } else this.#startTimer();
   }
 
-  #startTimer(ms: number) {
+  /** (Re)starts the wait's timer: from now, or from `since` when the ready timeout changed during the wait. */
+  #startTimer(since?: number) {
     clearTimeout(this.#timer);
-    this.#started = performance.now();
-    if (ms) this.#timer = setTimeout(() => this.#timedOut(), ms);
+    const ms = this.#timeout() || (this.#state === 'renewing' ? DEFAULT_TIMEOUT : 0);
+    this.#started = since ?? performance.now();
+    if (ms) this.#timer = setTimeout(() => this.#timedOut(), since ? Math.max(0, ms - performance.now() + since) : ms);
   }
 
   #stopTimer() {
     clearTimeout(this.#timer);
+    this.#started = 0;
     this.#observer?.disconnect();
     this.#observer = undefined;
   }
@@ -688,6 +756,7 @@ iframe{display:block;box-sizing:border-box;width:100%;height:100%;border:0}
       );
     if (detail.type === 'svc:event:ready') {
       this.#readyDetail = detail;
+      this.#win = frameWindow;
       this.#to('ready');
     } else if (detail.type === 'svc:event:view' || detail.type === 'svc:event:navigate') {
       this.#path = detail.payload.path;
@@ -712,28 +781,40 @@ iframe{display:block;box-sizing:border-box;width:100%;height:100%;border:0}
   }
 
   /**
-   * The embed's text with every session the element knows (the host's and the renewed one) replaced by "…".
-   * Shorter ones cannot be told apart from words.
+   * The embed's text with every session the element knows (the host's and the renewed one) replaced by "…", in each
+   * form a URL may quote it: percent-encoded, form-encoded (`+` for a space) and raw. Shorter ones cannot be told
+   * apart from words.
    */
   #redact(text: string) {
     for (const session of [hostSession(this), this.#renewed?.session]) {
-      if (session && session.length >= 8) text = text.replaceAll(session, '…');
+      if (session && session.length >= 8 && !sessionProblem(session))
+        for (const form of [encodeURIComponent(session), `${new URLSearchParams([['', session]])}`.slice(1), session])
+          text = text.replaceAll(form, '…');
     }
     return text;
   }
 
+  /**
+   * At ready: the state, the path to restore, then the held commands. A listener of their `svc-action` may end this
+   * ready (renew, re-insert, change the URL): what is not sent yet then waits for the next ready, unless the host's
+   * change dropped it (rule 3).
+   */
   #flush() {
+    const frame = this.#frame;
+    const live = () => this.#state === 'ready' && this.#frame === frame;
     for (const { key, action } of STATE) {
       const payload = this.#values[key]?.payload;
-      if (payload) this.#post(action, payload);
+      if (payload) {
+        if (!live()) return;
+        this.#post(action, payload);
+      }
     }
-    // After a renewal: back to where the viewer was, unless the host navigated since.
+    // After a renewal or a reload: back to where the viewer was, unless the host navigated since.
     const restore = this.#restore;
+    if (!live()) return;
     this.#restore = undefined;
     if (restore && !pathProblem(restore)) this.#post('svc:action:navigate', { path: restore });
-    const held = this.#queue;
-    this.#queue = [];
-    for (const [type, payload] of held) this.#post(type, payload);
+    while (this.#queue.length && live()) this.#post(...this.#queue.shift()!);
   }
 
   #command<T extends ActionType>(type: T, payload: ActionPayloadMap[T]) {
@@ -744,6 +825,12 @@ iframe{display:block;box-sizing:border-box;width:100%;height:100%;border:0}
   /** Posts an action whose payload was checked when it was set or called (the state, navigate, the restored path). */
   #post(type: ActionType, payload: object) {
     const timestamp = Date.now();
+    if (this.#listening && this.#listening !== (globalThis as unknown) && !this.#warned) {
+      this.#warned = true;
+      console.warn(
+        `${tag}: embeds that check the sender drop actions from a pop-out: load svc-embed in the pop-out instead`,
+      );
+    }
     try {
       // Never '*': if the frame now holds another document, the browser drops the message.
       this.#frame!.contentWindow!.postMessage(
@@ -767,6 +854,9 @@ iframe{display:block;box-sizing:border-box;width:100%;height:100%;border:0}
     this.dispatchEvent(new CustomEvent(name, { detail, bubbles: true, composed: true }));
   }
 }
+
+/** The origin of a resolved URL, or '' for a refusal or nothing to load. */
+const originOf = (result: EmbedUrlResult | undefined) => (result && 'origin' in result ? result.origin : '');
 
 /** The URL with every `session` parameter (by its decoded name) replaced by one "…", for the debug log. */
 function maskSessions(href: string) {

@@ -146,8 +146,8 @@ export function peerBurst(win: Window, count: number): Promise<unknown> {
 }
 
 /** Has the peer say svc:event:ready. */
-export function peerReady(win: Window): Promise<unknown> {
-  return ask(win, tenant, { peerCmd: 'ready' }, () => undefined);
+export function peerReady(win: Window, origin = tenant): Promise<unknown> {
+  return ask(win, origin, { peerCmd: 'ready' }, () => undefined);
 }
 
 /** Every svc-embed message the peer received, with the origin it came from. */

@@ -4,7 +4,10 @@
 //   navigate a frame received carries the host generation that frame was made in;
 // - while connected, `status` is never `loading` without a running timer (the ready timer, or the bound of a
 //   provider call);
-// - `ready` is true exactly when `status` is `ready`, while connected.
+// - `ready` is true exactly when `status` is `ready`, while connected;
+// - no frame on one origin ever receives a session that the element renewed (given to renewSession() or answered
+//   by the provider) and first put in a frame on another origin: a credential never leaves its tenant.
+// Listeners take part too: one may re-insert the element with a plain append() or insertBefore() at a `loading`.
 // At the end, the element leaves `loading` within its bounds, and every whenReady() and renewSession() promise
 // settles. `npm test` runs a few sequences with a fixed seed; `npm run fuzz` runs many (MODEL_RUNS, MODEL_SEED).
 import { expect } from '@open-wc/testing';
@@ -52,6 +55,9 @@ interface Real {
   timers: Set<number>;
   renewed: number;
   navigations: number;
+  /** The origin each renewed session was first loaded on, and what broke the rule that it stays there. */
+  sessionOrigins: Map<string, string>;
+  leaks: string[];
 }
 
 type Command = fc.AsyncCommand<Model, Real>;
@@ -83,6 +89,7 @@ function track(r: Real, what: string, p: Promise<unknown>) {
 async function settle(m: Model, r: Real) {
   await r.el.updateComplete;
   await tick();
+  expect(r.leaks, 'a renewed session went to another origin').to.deep.equal([]);
   const win = frameOf(r.el)?.contentWindow;
   if (win && !r.gens.has(win)) r.gens.set(win, m.gen);
   if (r.el.isConnected) {
@@ -113,15 +120,58 @@ const command = (
 
 const always = () => true;
 
+/** Every frame the element puts in its shadow root, even one replaced in the same task: its session's origin. */
+function watchFrames(r: Real) {
+  new MutationObserver((records) => {
+    for (const { addedNodes } of records)
+      for (const node of addedNodes) {
+        if (!(node instanceof HTMLIFrameElement)) continue;
+        const url = new URL(node.src);
+        const session = url.searchParams.get('session') ?? '';
+        // The host's own sessions (host-0, host-1) are its to give to either tenant; renewed ones are the element's.
+        if (!/^(renewed|provided)-/.test(session)) continue;
+        const first = r.sessionOrigins.get(session);
+        if (first === undefined) r.sessionOrigins.set(session, url.origin);
+        else if (first !== url.origin) r.leaks.push(`${session}: first on ${first}, then on ${url.origin}`);
+      }
+  }).observe(r.el.shadowRoot!, { childList: true });
+}
+
+/** The host sets src to origin `o`, with its own session `host-<v>` (the same string on either origin). */
+function assignSrc(m: Model, r: Real, o: number, v: number) {
+  const src = peerUrl(ORIGINS[o], null, `&v=${v}&session=host-${v}`);
+  if (m.src !== src) {
+    // A change from no URL ends no session: commands made while idle wait for the next one.
+    if (m.src !== null) m.gen++;
+    m.src = src;
+  }
+  r.el.src = src;
+}
+
 const setSrc = (o: number, v: number) =>
-  command(`src = ${['tenant', 'other'][o]}#${v}`, always, (m, r) => {
-    const src = peerUrl(ORIGINS[o], null, `&v=${v}&session=host-${v}`);
-    if (m.src !== src) {
-      // A change from no URL ends no session: commands made while idle wait for the next one.
-      if (m.src !== null) m.gen++;
-      m.src = src;
-    }
-    r.el.src = src;
+  command(`src = ${['tenant', 'other'][o]}#${v}`, always, (m, r) => assignSrc(m, r, o, v));
+
+// The review's HIGH case: a session renewed on one tenant, then the host moves to the other keeping its session.
+const renewThenMove = command('renewSession(s), then src on the other origin', always, (m, r) => {
+  if (m.src === null) return;
+  track(r, 'renewSession', r.el.renewSession(`renewed-${++r.renewed}`));
+  const url = new URL(m.src);
+  assignSrc(m, r, url.origin === tenant ? 1 : 0, Number(url.searchParams.get('v')));
+});
+
+// A listener that moves the element with a plain re-insertion at the next `loading` (on a first load, after a src
+// change, a renewal or a reload), before the new frame is in the shadow root.
+const moveAtLoading = (how: 'append' | 'insertBefore') =>
+  command(`listener: ${how}() at the next loading`, always, (_m, r) => {
+    const on = (e: CustomEvent<{ status: string }>) => {
+      if (e.detail.status !== 'loading') return;
+      r.el.removeEventListener('svc-status', on);
+      if (!r.el.isConnected) return;
+      const to = r.el.parentNode === r.homes[0] ? r.homes[1] : r.homes[0];
+      if (how === 'append') to.append(r.el);
+      else to.insertBefore(r.el, to.firstChild);
+    };
+    r.el.addEventListener('svc-status', on);
   });
 
 const clearSrc = command('src = null', always, (m, r) => {
@@ -226,6 +276,8 @@ const commands = [
   fc.constantFrom(remove, insert),
   fc.constantFrom(remove, insert, move),
   fc.constantFrom(refresh, unchanged, whenReady),
+  fc.constantFrom<'append' | 'insertBefore'>('append', 'insertBefore').map(moveAtLoading),
+  fc.constant(renewThenMove),
 ];
 
 describe('the session lifecycle against a model', () => {
@@ -269,9 +321,21 @@ describe('the session lifecycle against a model', () => {
         el.setAttribute('ready-timeout', String(TIMEOUT));
         el.colorScheme = 'dark';
         el.src = src;
-        const r: Real = { el, homes, calls: [], promises: [], gens: new Map(), timers, renewed: 0, navigations: 0 };
+        const r: Real = {
+          el,
+          homes,
+          calls: [],
+          promises: [],
+          gens: new Map(),
+          timers,
+          renewed: 0,
+          navigations: 0,
+          sessionOrigins: new Map(),
+          leaks: [],
+        };
         el.sessionProvider = () => new Promise<string>((give, refuse) => r.calls.push({ give, refuse }));
         homes[0].append(el);
+        watchFrames(r);
         const m: Model = { src, gen: 0, connected: true };
         await settle(m, r);
         try {

@@ -320,23 +320,21 @@ describe('lifecycle', () => {
       const before = windowOf(el);
       const readyAgain = oneEvent(el, 'svc-ready');
       (to as HTMLElement & MoveBeforeParent).moveBefore(el, null);
+      // Chromium keeps the frame's document. Firefox 153 reloads a frame in a moved shadow root (its window is new at
+      // once): since the lifecycle review that is a reload, `loading` until the new document says ready, when the
+      // element re-sends the state to it (test/browser/lifecycle-review.test.ts checks the held commands and path).
+      const reloaded = windowOf(el) !== before;
       expect([el.parentNode === to, el.ready, el.status, frameOf(el) === frame]).to.deep.equal([
         true,
-        true,
-        'ready',
+        !reloaded,
+        reloaded ? 'loading' : 'ready',
         true,
       ]);
-      // Chromium keeps the frame's document. Firefox 153 reloads a frame in a moved shadow root: its new document
-      // says ready again, and the element re-sends the state to it.
-      const win = windowOf(el);
-      const reloaded =
-        win !== before ||
-        (await Promise.race([peerLoaded(win, tenant, 2).then(() => true), peerReport(win).then(() => false)]));
       if (reloaded) await readyAgain;
       el.refresh();
       const types = (await peerReport(windowOf(el))).map((r) => r.data.type);
       expect(types).to.deep.equal(['svc:action:set-color-scheme', 'svc:action:refresh']);
-      expect([seen, el.status]).to.deep.equal([[], 'ready']);
+      expect([seen.map((s) => s.status), el.status]).to.deep.equal([reloaded ? ['loading', 'ready'] : [], 'ready']);
     });
   });
 

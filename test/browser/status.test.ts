@@ -378,6 +378,7 @@ describe('svc-action', () => {
     expect(actions).to.deep.equal([]);
     await peerReady(windowOf(el));
     sinon.stub(console, 'warn');
+    // @ts-expect-error -- the type refuses it too; this checks the run-time check, for untyped callers.
     el.colorScheme = 'sepia';
     el.locale = 'fr';
     await el.updateComplete;

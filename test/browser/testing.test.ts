@@ -364,6 +364,7 @@ describe('svc-embed/testing', () => {
       const el = await mountTestEmbed();
       const actions = recordActions(el);
       sinon.stub(console, 'warn');
+      // @ts-expect-error -- the type refuses it too; this checks the run-time check, for untyped callers.
       el.colorScheme = 'purple';
       el.refresh();
       await el.updateComplete;

@@ -1,5 +1,5 @@
 // Compiled by `tsc --noEmit` in test/node/package.test.mjs: consumers get typed details without casts.
-import type { DownloadFormat, SvcEmbedElement } from '../../src/index.js';
+import type { ColorScheme, DownloadFormat, SvcEmbedElement } from '../../src/index.js';
 
 declare const el: SvcEmbedElement;
 
@@ -41,3 +41,11 @@ fromTagMap.theme = { primaryColor: '#000', borderRadius: 4 };
 fromTagMap.navigate('/x');
 // @ts-expect-error navigate takes a string path
 fromTagMap.navigate(42);
+
+// The element's color schemes are exactly the protocol's, in both directions: no hand-kept copy can drift.
+type Scheme = NonNullable<SvcEmbedElement['colorScheme']>;
+const schemes: [Scheme, ColorScheme] = ['auto', 'light'];
+const same: [ColorScheme extends Scheme ? true : false, Scheme extends ColorScheme ? true : false] = [true, true];
+void [schemes, same];
+// @ts-expect-error a color scheme is light, dark or auto
+fromTagMap.colorScheme = 'purple';

@@ -52,6 +52,12 @@ export function Dashboard({ session }: { session: string }) {
       />
       {/* @ts-expect-error a handler takes the event's own type */}
       <svc-embed onsvc-download={(e: CustomEvent<number>) => void e} />
+      <svc-embed
+        // @ts-expect-error a color scheme is light, dark or auto
+        colorScheme="purple"
+      />
+      {/* @ts-expect-error color-scheme is light, dark or auto (reported on the tag: the name has a hyphen) */}
+      <svc-embed color-scheme="purple" />
 
       {/* Unknown props: TypeScript checks names without a hyphen */}
       <svc-embed
