@@ -296,6 +296,13 @@ describe('svc-embed help and usage', () => {
           env,
           /--auth-scheme must be Bearer or Api-Key; did you mean Api-Key\?/,
         ],
+        // The token is never a flag: the message names the variable, and never shows the value.
+        [
+          ['recipients', '--token', 'secret value', '--deployment', '1', '--notification', '1'],
+          env,
+          /^svc-embed: unknown flag "--token": the token is read from SVC_API_TOKEN only \(export SVC_API_TOKEN=<token>\)/,
+        ],
+        [['scim-users', '--token=secret value'], env, /^svc-embed: unknown flag "--token": [^\n]*SVC_API_TOKEN/],
         [['scim-users', '--max-retries', '11'], env, /--max-retries must be an integer from 0 to 10/],
         [['scim-users', '--max-retries=-1'], env, /--max-retries must be an integer from 0 to 10/],
         [['scim-users', '--timeout', '0'], env, /--timeout must be a number of milliseconds/],

@@ -11,6 +11,8 @@ export interface FlagSpec {
   readonly short?: string;
   /** A string flag that may be given more than once; its value is then the list, in order. */
   readonly repeat?: boolean;
+  /** A flag users reach for that the command refuses on purpose: what to do instead. Its value is never read. */
+  readonly refused?: string;
 }
 
 export type FlagSpecs = Readonly<Record<string, FlagSpec>>;
@@ -44,6 +46,11 @@ export const API_FLAGS = {
   timeout: { type: 'string' },
   quiet: { type: 'boolean', short: 'q' },
   'max-bytes': { type: 'string' },
+  token: {
+    type: 'string',
+    refused:
+      'the token is read from SVC_API_TOKEN only (export SVC_API_TOKEN=<token>), never from a flag, which would leave it in shell history and process listings',
+  },
 } as const satisfies FlagSpecs;
 
 export const API_HELP = `Environment:
@@ -164,8 +171,11 @@ export function parseFlags(args: readonly string[], specs: FlagSpecs, command: s
     }
     const spec = Object.hasOwn(specs, name) ? specs[name] : undefined;
     if (spec === undefined) {
-      throw fail(`${unknownFlag(`--${name}`, before + i + 1)}${didYouMean(name, Object.keys(specs), (c) => `--${c}`)}`);
+      const known = Object.keys(specs).filter((k) => specs[k].refused === undefined);
+      throw fail(`${unknownFlag(`--${name}`, before + i + 1)}${didYouMean(name, known, (c) => `--${c}`)}`);
     }
+    // Refused before its value is read: the value (a pasted token, say) is never echoed.
+    if (spec.refused !== undefined) throw fail(`unknown flag "--${name}": ${spec.refused}`);
     if (spec.type === 'boolean') {
       if (inline !== undefined) throw fail(`--${name} takes no value`);
       values[name] = true;
