@@ -292,7 +292,7 @@ describe('svc-embed help and usage', () => {
         // Not a flag's shape (an escape sequence): named by its position, not shown at all.
         [['recipients', '--\u001b[31mred\u202e', '1'], env, /unknown flag at position 2\n/],
         [
-          ['scim-users', '--auth-scheme', 'api-key'],
+          ['scim-users', '--auth-scheme', 'api-kee'],
           env,
           /--auth-scheme must be Bearer or Api-Key; did you mean Api-Key\?/,
         ],
@@ -438,8 +438,19 @@ describe('svc-embed against the simulated tenant', () => {
       SCIM_USERS.map((u) => u.id),
     );
     assert.equal(r.stderr, 'svc-embed: 137 users\n', 'no page lines off a terminal');
+    // Any case: the scheme is sent, and said, as spelt canonically.
+    for (const [given, canonical] of [
+      ['bearer', 'Bearer'],
+      ['API-KEY', 'Api-Key'],
+    ]) {
+      const any = await run(['scim-users', '--auth-scheme', given, '--format', 'ndjson', '--count', '100'], scimEnv);
+      assert.equal(any.code, 0, any.stderr);
+      assert.equal(any.stdout.split('\n').length - 1, SCIM_USERS.length);
+      assert.equal(any.stderr, `svc-embed: using --auth-scheme ${canonical}\nsvc-embed: 137 users\n`);
+    }
     const csv = await run(['scim-users', '--auth-scheme', 'Api-Key', '--format', 'csv'], scimEnv);
     assert.equal(csv.code, 0, csv.stderr);
+    assert.equal(csv.stderr, 'svc-embed: 137 users\n', 'the canonical spelling is not repeated back');
     const [header, ...rows] = parseCsv(csv.stdout);
     assert.deepEqual(header, [
       'id',

@@ -221,17 +221,24 @@ export function integerFlag(
   return Number(value);
 }
 
-/** A flag whose value is one of `choices`; absent, `fallback`. */
+/**
+ * A flag whose value is one of `choices`; absent, `fallback`. With `anyCase`, a value in another case counts as the
+ * choice, which is returned as `choices` spell it.
+ */
 export function choiceFlag<C extends string>(
   flags: Flags,
   name: string,
   choices: readonly C[],
   fallback: C | undefined,
   command: string,
+  anyCase = false,
 ): C | undefined {
   const value = flags[name];
   if (value === undefined) return fallback;
-  if (typeof value === 'string' && (choices as readonly string[]).includes(value)) return value as C;
+  const same = (c: string) =>
+    c === value || (anyCase && typeof value === 'string' && c.toLowerCase() === value.toLowerCase());
+  const choice = choices.find(same);
+  if (choice !== undefined) return choice;
   const list = `${choices.slice(0, -1).join(', ')} or ${choices[choices.length - 1]}`;
   throw new UsageError(
     `--${name} must be ${list}${typeof value === 'string' ? didYouMean(value, choices) : ''}`,
