@@ -11,6 +11,7 @@ import { frameworksPlugin } from './test/support/frameworks-plugin.mjs';
 import { webkitBrowser } from './test/support/webkit.mjs';
 import { CHROMIUM_ARGS } from './test/support/browsers.mjs';
 import { countReporter } from './test/support/wtr-count-reporter.mjs';
+import { plainReporter, wantsPlain } from './scripts/plain-output.mjs';
 
 const env = (name, fallback) => process.env[name] || fallback;
 const CHROME_PATH = env('CHROME_PATH', '/usr/lib/chromium/chromium');
@@ -79,6 +80,8 @@ export default {
   concurrency: 1,
   concurrentBrowsers: 2,
   browserStartTimeout: BROWSER_START_TIMEOUT,
+  // Off a terminal or with NO_COLOR: no progress bar redrawn in place, and a summary without colour codes.
+  staticLogging: wantsPlain(process.stdout),
   testsStartTimeout: 2 * MINUTE,
   // `npm run fuzz` runs the lifecycle model for many more sequences (MODEL_RUNS) than `npm test` does.
   testsFinishTimeout: process.env.MODEL_RUNS ? 180 * MINUTE : 5 * MINUTE,
@@ -92,7 +95,9 @@ export default {
   ],
   reporters: [
     defaultReporter(),
-    summaryReporter({ flatten: false }),
+    wantsPlain(process.stdout)
+      ? plainReporter(summaryReporter({ flatten: false }))
+      : summaryReporter({ flatten: false }),
     countReporter(`${process.env.SVC_TEST_RESULTS || '.test-results'}/browser.json`),
   ],
   testFramework: { config: { timeout: 30_000 } },

@@ -1,9 +1,11 @@
 // Runs every suite (the linters, browser tests in Chromium, Firefox ESR and WebKit, then the Node suites) and
-// closes with the one line CI reads: "N passed, N failed[, N skipped]".
+// closes with the one line CI reads: "N passed, N failed[, N skipped]". Off a terminal or with NO_COLOR, the
+// output is plain: no colour codes, no progress redraws (scripts/plain-output.mjs).
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { plainWriter, wantsPlain } from './plain-output.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 // A directory of this run's own, so two runs at once never read each other's counts.
@@ -26,8 +28,23 @@ for (const [signal, code] of [
   });
 }
 
+// Plain output: every tool is told NO_COLOR, and what it writes passes through a filter for those that colour or
+// redraw regardless. Otherwise the tools write to the terminal themselves.
+const plain = wantsPlain(process.stdout);
+
 function run(cmd, args) {
-  child = spawn(cmd, args, { cwd: root, stdio: 'inherit', env: { ...process.env, SVC_TEST_RESULTS: results } });
+  const env = { ...process.env, SVC_TEST_RESULTS: results, ...(plain ? { NO_COLOR: '1' } : {}) };
+  child = spawn(cmd, args, { cwd: root, stdio: plain ? ['inherit', 'pipe', 'pipe'] : 'inherit', env });
+  if (plain) {
+    for (const [from, to] of [
+      [child.stdout, process.stdout],
+      [child.stderr, process.stderr],
+    ]) {
+      const writer = plainWriter(to);
+      from.setEncoding('utf8').on('data', (d) => writer.write(d));
+      from.on('end', () => writer.end());
+    }
+  }
   return new Promise((resolve) => {
     child.once('error', (e) => {
       console.error(`[test] cannot run ${cmd}: ${e.message}`);
@@ -72,7 +89,8 @@ if (!process.env.SVC_SKIP_BUILD) {
   }
 }
 
-const only = process.argv[2];
+// `node scripts/test.mjs browser|node [file …]`: one half, on the files given (all of them by default).
+const [only, ...chosen] = process.argv.slice(2);
 
 // The linters (ESLint with zero warnings, then Prettier's check) count as one check each.
 if (!only || only === 'lint') {
@@ -96,16 +114,20 @@ if (!only || only === 'browser') {
       join(root, 'node_modules/@web/test-runner/dist/bin.js'),
       '--config',
       'web-test-runner.config.mjs',
+      ...(only === 'browser' && chosen.length ? ['--files', ...chosen] : []),
     ]),
   );
 }
 
 if (!only || only === 'node') {
   const dir = join(root, 'test/node');
-  const files = readdirSync(dir)
-    .filter((f) => f.endsWith('.test.mjs'))
-    .sort()
-    .map((f) => join(dir, f));
+  const files =
+    only === 'node' && chosen.length
+      ? chosen
+      : readdirSync(dir)
+          .filter((f) => f.endsWith('.test.mjs'))
+          .sort()
+          .map((f) => join(dir, f));
   if (files.length) {
     collect(
       'node',

@@ -292,10 +292,17 @@ describe('svc-embed help and usage', () => {
         // Not a flag's shape (an escape sequence): named by its position, not shown at all.
         [['recipients', '--\u001b[31mred\u202e', '1'], env, /unknown flag at position 2\n/],
         [
-          ['scim-users', '--auth-scheme', 'api-key'],
+          ['scim-users', '--auth-scheme', 'api-kee'],
           env,
           /--auth-scheme must be Bearer or Api-Key; did you mean Api-Key\?/,
         ],
+        // The token is never a flag: the message names the variable, and never shows the value.
+        [
+          ['recipients', '--token', 'secret value', '--deployment', '1', '--notification', '1'],
+          env,
+          /^svc-embed: unknown flag "--token": the token is read from SVC_API_TOKEN only \(export SVC_API_TOKEN=<token>\)/,
+        ],
+        [['scim-users', '--token=secret value'], env, /^svc-embed: unknown flag "--token": [^\n]*SVC_API_TOKEN/],
         [['scim-users', '--max-retries', '11'], env, /--max-retries must be an integer from 0 to 10/],
         [['scim-users', '--max-retries=-1'], env, /--max-retries must be an integer from 0 to 10/],
         [['scim-users', '--timeout', '0'], env, /--timeout must be a number of milliseconds/],
@@ -422,6 +429,25 @@ describe('svc-embed against the simulated tenant', () => {
     assert.match(r.stderr, /7 recipients/);
   });
 
+  test('a base URL one segment too deep: the server has no such endpoint, so the base URL leads the message', async () => {
+    const r = await run(
+      ['recipients', '--deployment', '1', '--notification', '1', '--base-url', `${tenant.origin}/api/v1`],
+      env,
+    );
+    assert.equal(r.code, 5, r.stderr);
+    assert.ok(
+      r.stderr.startsWith(
+        `svc-embed: the server has no such endpoint: check the base URL first, --base-url ${tenant.origin}/api/v1\n`,
+      ),
+      r.stderr,
+    );
+    assert.match(r.stderr, /Server says: No such endpoint\./);
+    // A notification that is not there: the server knows the endpoint, and the message stays as it was.
+    const missing = await run(['recipients', '--deployment', '1', '--notification', '20'], env);
+    assert.equal(missing.code, 5, missing.stderr);
+    assert.match(missing.stderr, /^svc-embed: GET \S+ failed: HTTP 404, notification 20 is not in deployment 1/);
+  });
+
   test('scim-users: every user, with Bearer or Api-Key', async () => {
     const scimEnv = { ...env, SVC_API_TOKEN: 'demo-scim-token' };
     const r = await run(['scim-users', '--format', 'json', '--count', '50'], scimEnv);
@@ -431,8 +457,19 @@ describe('svc-embed against the simulated tenant', () => {
       SCIM_USERS.map((u) => u.id),
     );
     assert.equal(r.stderr, 'svc-embed: 137 users\n', 'no page lines off a terminal');
+    // Any case: the scheme is sent, and said, as spelt canonically.
+    for (const [given, canonical] of [
+      ['bearer', 'Bearer'],
+      ['API-KEY', 'Api-Key'],
+    ]) {
+      const any = await run(['scim-users', '--auth-scheme', given, '--format', 'ndjson', '--count', '100'], scimEnv);
+      assert.equal(any.code, 0, any.stderr);
+      assert.equal(any.stdout.split('\n').length - 1, SCIM_USERS.length);
+      assert.equal(any.stderr, `svc-embed: using --auth-scheme ${canonical}\nsvc-embed: 137 users\n`);
+    }
     const csv = await run(['scim-users', '--auth-scheme', 'Api-Key', '--format', 'csv'], scimEnv);
     assert.equal(csv.code, 0, csv.stderr);
+    assert.equal(csv.stderr, 'svc-embed: 137 users\n', 'the canonical spelling is not repeated back');
     const [header, ...rows] = parseCsv(csv.stdout);
     assert.deepEqual(header, [
       'id',
@@ -588,7 +625,31 @@ describe('svc-embed faults (loopback server)', () => {
     const r = await run([...args, '--max-retries', '1'], { SVC_BASE_URL: srv.origin, SVC_API_TOKEN: TOKEN });
     assert.equal(r.code, 6);
     assert.match(r.stderr, /network error on \/v1\/deployments\/1\/notifications\/1\/recipients, retry 1 in/);
-    assert.match(r.stderr, /network error \(ECONNREFUSED\) \(after 2 attempts\)/);
+    assert.match(
+      r.stderr,
+      new RegExp(
+        `network error \\(ECONNREFUSED\\) \\(after 2 attempts\\); tried 127\\.0\\.0\\.1 port ${new URL(srv.origin).port} \\(SVC_BASE_URL\\)\n$`,
+      ),
+    );
+    // TLS spoken to a plain HTTP server, and a name that does not resolve: each names where it went.
+    const plain = await loopback((_req, res) => res.end());
+    try {
+      const tls = await run([...args, '--max-retries', '0'], {
+        SVC_BASE_URL: `${plain.origin.replace('http:', 'https:')}/api`,
+        SVC_API_TOKEN: TOKEN,
+      });
+      assert.equal(tls.code, 6, tls.stderr);
+      const port = new URL(plain.origin).port;
+      assert.match(tls.stderr, new RegExp(`; tried 127\\.0\\.0\\.1 port ${port} \\(SVC_BASE_URL\\)\n$`));
+    } finally {
+      await plain.close();
+    }
+    const dns = await run(
+      [...args, '--max-retries', '0', '--timeout', '10000', '--base-url', 'https://svc-embed-test.invalid/api'],
+      { SVC_API_TOKEN: TOKEN },
+    );
+    assert.equal(dns.code, 6, dns.stderr);
+    assert.match(dns.stderr, /; tried svc-embed-test\.invalid port 443 \(--base-url\)\n$/);
     // The server never answers. Whether or not a loaded machine gets the request to it within 100 ms,
     // the outcome is the same: two timeouts, the first one retried, and exit 6.
     await withServer(

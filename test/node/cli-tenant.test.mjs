@@ -62,6 +62,10 @@ describe('svc-embed-tenant: help and usage', () => {
       assert.equal(r.code, 2, args.join(' '));
       assert.equal(r.stdout, '');
       assert.match(r.stderr, /^svc-embed: [^\n]*run "npx @svc-embed\/tenant"[^\n]*\n$/, args.join(' '));
+      // What to run, for a newcomer who never knew `svc-embed tenant`: no "now", no history.
+      assert.match(r.stderr, /"npx svc-embed-tenant" where @svc-embed\/tenant is installed/);
+      assert.match(r.stderr, /"npx @svc-embed\/tenant --help" lists its flags/);
+      assert.doesNotMatch(r.stderr, /\bnow\b|\bsame flags\b/);
     }
     const main = await runApiCli(['--help']);
     assert.equal(main.code, 0);

@@ -148,3 +148,48 @@ test('the published files: every entry point, its typings, the bundles, the mani
     assert.deepEqual(Object.keys(pkg.exports[entry]), ['types'], `${entry} is type-only`);
   assert.ok(![...packed].some((f) => f.startsWith('test/') || f.startsWith('src/')), 'no tests or sources');
 });
+
+// Every package as its npm page shows it: the README is that page, and the LICENSE travels in the tarball.
+const rootPkg = JSON.parse(readFileSync(new URL('package.json', root), 'utf8'));
+const PACKAGE_DIRS = ['.', ...rootPkg.workspaces];
+
+test('every package tarball holds a README (what, install, an example, its docs page) and the LICENSE', () => {
+  const license = readFileSync(new URL('LICENSE', root), 'utf8');
+  for (const dir of PACKAGE_DIRS) {
+    const at = new URL(`${dir}/`, root);
+    const { name } = JSON.parse(readFileSync(new URL('package.json', at), 'utf8'));
+    const result = spawnSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: at, encoding: 'utf8' });
+    assert.equal(result.status, 0, result.stderr);
+    const packed = JSON.parse(result.stdout)[0].files.map((f) => f.path);
+    assert.ok(packed.includes('README.md'), `${name}: README.md is published`);
+    assert.ok(packed.includes('LICENSE'), `${name}: LICENSE is published`);
+    assert.equal(readFileSync(new URL('LICENSE', at), 'utf8'), license, `${name}: LICENSE is the root LICENSE`);
+
+    const readme = readFileSync(new URL('README.md', at), 'utf8');
+    assert.match(readme.split('\n')[0], new RegExp(`^# ${name.replace('/', '\\/')}$`), `${name}: titled by its name`);
+    assert.ok(readme.split('\n').slice(1, 8).join(' ').trim().length > 80, `${name}: says what it is under the title`);
+    assert.match(
+      readme,
+      new RegExp(`\`\`\`sh\\nnpm install (\\S+ )*${name.replace('/', '\\/')}\\b`),
+      `${name}: install`,
+    );
+    const examples = [...readme.matchAll(/```(js|ts|tsx|html)\n([\s\S]*?)```/g)];
+    assert.ok(
+      examples.some(([, , code]) => code.includes(name)),
+      `${name}: an example that uses the package`,
+    );
+    const docs = [...readme.matchAll(/\]\(((?:\.\.\/)*docs\/[^)#]+\.md)(#[^)]*)?\)/g)].map((m) => m[1]);
+    assert.ok(docs.length > 0, `${name}: links its docs page`);
+    for (const page of docs) assert.doesNotThrow(() => readFileSync(new URL(page, at)), `${name}: ${page} exists`);
+  }
+});
+
+test('one version for every package, and each one depends on its siblings at exactly that version', () => {
+  for (const dir of PACKAGE_DIRS) {
+    const pkg = JSON.parse(readFileSync(new URL(`${dir}/package.json`, root), 'utf8'));
+    assert.equal(pkg.version, rootPkg.version, `${pkg.name}: version`);
+    for (const [dep, range] of Object.entries({ ...pkg.dependencies, ...pkg.peerDependencies }))
+      if (dep === 'svc-embed' || dep.startsWith('@svc-embed/'))
+        assert.equal(range, rootPkg.version, `${pkg.name}: ${dep}`);
+  }
+});

@@ -11,6 +11,8 @@ export interface FlagSpec {
   readonly short?: string;
   /** A string flag that may be given more than once; its value is then the list, in order. */
   readonly repeat?: boolean;
+  /** A flag users reach for that the command refuses on purpose: what to do instead. Its value is never read. */
+  readonly refused?: string;
 }
 
 export type FlagSpecs = Readonly<Record<string, FlagSpec>>;
@@ -44,6 +46,11 @@ export const API_FLAGS = {
   timeout: { type: 'string' },
   quiet: { type: 'boolean', short: 'q' },
   'max-bytes': { type: 'string' },
+  token: {
+    type: 'string',
+    refused:
+      'the token is read from SVC_API_TOKEN only (export SVC_API_TOKEN=<token>), never from a flag, which would leave it in shell history and process listings',
+  },
 } as const satisfies FlagSpecs;
 
 export const API_HELP = `Environment:
@@ -164,8 +171,11 @@ export function parseFlags(args: readonly string[], specs: FlagSpecs, command: s
     }
     const spec = Object.hasOwn(specs, name) ? specs[name] : undefined;
     if (spec === undefined) {
-      throw fail(`${unknownFlag(`--${name}`, before + i + 1)}${didYouMean(name, Object.keys(specs), (c) => `--${c}`)}`);
+      const known = Object.keys(specs).filter((k) => specs[k].refused === undefined);
+      throw fail(`${unknownFlag(`--${name}`, before + i + 1)}${didYouMean(name, known, (c) => `--${c}`)}`);
     }
+    // Refused before its value is read: the value (a pasted token, say) is never echoed.
+    if (spec.refused !== undefined) throw fail(`unknown flag "--${name}": ${spec.refused}`);
     if (spec.type === 'boolean') {
       if (inline !== undefined) throw fail(`--${name} takes no value`);
       values[name] = true;
@@ -211,17 +221,24 @@ export function integerFlag(
   return Number(value);
 }
 
-/** A flag whose value is one of `choices`; absent, `fallback`. */
+/**
+ * A flag whose value is one of `choices`; absent, `fallback`. With `anyCase`, a value in another case counts as the
+ * choice, which is returned as `choices` spell it.
+ */
 export function choiceFlag<C extends string>(
   flags: Flags,
   name: string,
   choices: readonly C[],
   fallback: C | undefined,
   command: string,
+  anyCase = false,
 ): C | undefined {
   const value = flags[name];
   if (value === undefined) return fallback;
-  if (typeof value === 'string' && (choices as readonly string[]).includes(value)) return value as C;
+  const same = (c: string) =>
+    c === value || (anyCase && typeof value === 'string' && c.toLowerCase() === value.toLowerCase());
+  const choice = choices.find(same);
+  if (choice !== undefined) return choice;
   const list = `${choices.slice(0, -1).join(', ')} or ${choices[choices.length - 1]}`;
   throw new UsageError(
     `--${name} must be ${list}${typeof value === 'string' ? didYouMean(value, choices) : ''}`,

@@ -110,6 +110,26 @@ function baseUrlHint(err: SvcApiError): string | undefined {
   return `${name} is ${value}, without /api: try ${name === 'SVC_BASE_URL' ? `SVC_BASE_URL=${fixed}` : `--base-url ${fixed}`}`;
 }
 
+/** The host and port a request that got no response went to, from the base URL as the user gave it. */
+function triedHost(err: SvcApiError): string {
+  const source = baseUrls.get(err);
+  if (!source || (err.code !== 'NETWORK_ERROR' && err.code !== 'TIMEOUT')) return '';
+  const url = new URL(source.value);
+  const port = url.port || (url.protocol === 'https:' ? '443' : '80');
+  return `; tried ${url.hostname} port ${port} (${source.name})`;
+}
+
+/**
+ * When the server itself says that the path does not exist, the base URL is the likely fault, whatever the
+ * client guessed from the status: the line that leads, naming it as the user gave it.
+ */
+function noSuchEndpoint(err: SvcApiError): string {
+  const source = baseUrls.get(err);
+  if (!source || err.status !== 404 || !/\b(no such|unknown) (endpoint|route|path)\b/i.test(err.detail ?? ''))
+    return '';
+  return `the server has no such endpoint: check the base URL first, ${source.name} ${source.value}\n`;
+}
+
 function exitCodeOf(err: SvcApiError): number {
   switch (err.code) {
     case 'HTTP_ERROR':
@@ -164,7 +184,10 @@ export function report(
   }
   if (err instanceof SvcApiError) {
     const hint = baseUrlHint(err) ?? command?.hint?.(err) ?? (err.status === 401 ? 'check SVC_API_TOKEN' : undefined);
-    io.err(`${program}: ${err.message}${hint ? `\nhint: ${hint}` : ''}\n`);
+    const lead = noSuchEndpoint(err);
+    io.err(
+      `${lead && `${program}: ${lead}`}${program}: ${err.message}${triedHost(err)}${hint ? `\nhint: ${hint}` : ''}\n`,
+    );
     return exitCodeOf(err);
   }
   let text: string;

@@ -47,10 +47,10 @@ async function version(): Promise<string> {
 
 const find = (name: string | undefined) => COMMANDS.find((c) => c.name === name);
 
-/** Commands that left this executable for a package of their own: the one line that says where they went. */
+/** Commands that other executables run: the one line that says what to run instead. */
 const MOVED: Readonly<Record<string, string>> = {
   tenant:
-    'the simulated tenant has a package of its own now: run "npx @svc-embed/tenant" (the command svc-embed-tenant), with the same flags',
+    'the simulated tenant is not part of svc-embed: run "npx @svc-embed/tenant" (or "npx svc-embed-tenant" where @svc-embed/tenant is installed); "npx @svc-embed/tenant --help" lists its flags',
 };
 
 /**

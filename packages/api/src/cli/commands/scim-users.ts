@@ -42,7 +42,7 @@ export const scimUsers: Command = {
 Lists every SCIM user, page after page. SVC_API_TOKEN holds the SCIM token.
 
 Options:
-  --auth-scheme <s>   Bearer (default) or Api-Key
+  --auth-scheme <s>   Bearer (default) or Api-Key, in any case
   --count <n>         page size, a positive integer (default: the server's)
 
 ${API_HELP}
@@ -54,7 +54,10 @@ ${EXIT_HELP}
   async run(ctx) {
     const count = integerFlag(ctx.flags, 'count', false, NAME);
     if (count === 0) throw new UsageError('--count must be a positive integer', NAME);
-    const scheme = choiceFlag(ctx.flags, 'auth-scheme', ['Bearer', 'Api-Key'] as const, undefined, NAME);
+    // Auth schemes are case-insensitive (RFC 9110, 11.1): any case is taken, and the canonical spelling is said.
+    const scheme = choiceFlag(ctx.flags, 'auth-scheme', ['Bearer', 'Api-Key'] as const, undefined, NAME, true);
+    if (scheme !== undefined && scheme !== ctx.flags['auth-scheme'] && !ctx.flags.quiet)
+      ctx.io.err(`${ctx.program}: using --auth-scheme ${scheme}\n`);
     return runListing(ctx, {
       command: NAME,
       noun: 'users',
