@@ -3,7 +3,7 @@
 import { executeServerCommand, sendMouse } from '@web/test-runner-commands';
 import { oneEvent } from '@open-wc/testing';
 import '../../src/index.js';
-import type { SvcEmbedElement, SvcEmbedEventMap, SvcEmbedPropertyName } from '../../src/index.js';
+import type { SvcEmbedElement, SvcEmbedEventMap, SvcEmbedPropertyName, SvcStatusDetail } from '../../src/index.js';
 
 export const { tenant, other }: { tenant: string; other: string } = await executeServerCommand('peer-origins');
 
@@ -162,6 +162,18 @@ export function peerNavigate(win: Window, url: string, origin = tenant): void {
 
 export const frameOf = (el: SvcEmbedElement) => el.shadowRoot!.querySelector('iframe');
 export const windowOf = (el: SvcEmbedElement) => frameOf(el)!.contentWindow!;
+
+/** Resolves once the element shows a frame other than `win`. */
+export async function newFrame(el: SvcEmbedElement, win: Window | null): Promise<void> {
+  while (frameOf(el)?.contentWindow === win) await new Promise((r) => setTimeout(r, 10));
+}
+
+/** Records every svc-status detail dispatched on `target` (the element, or an ancestor it bubbles to), in order. */
+export function statuses(target: EventTarget): SvcStatusDetail[] {
+  const seen: SvcStatusDetail[] = [];
+  target.addEventListener('svc-status', (e) => seen.push((e as CustomEvent<SvcStatusDetail>).detail));
+  return seen;
+}
 
 /** Appends a new `<svc-embed>` with these attributes; `ready` resolves with its first svc-ready. */
 export function embed(attrs: Record<string, string> = {}) {

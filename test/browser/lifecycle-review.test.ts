@@ -8,6 +8,7 @@ import {
   embed,
   envelope,
   frameOf,
+  newFrame,
   oneSvcEvent,
   other,
   peerLoaded,
@@ -15,6 +16,7 @@ import {
   peerReady,
   peerReport,
   peerUrl,
+  statuses,
   tenant,
   windowOf,
 } from './helpers.js';
@@ -27,16 +29,9 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Resolves once the element shows a frame other than `win`, and that frame's peer page has loaded. */
 async function nextFrame(el: SvcEmbedElement, win: Window | null, origin = tenant) {
-  while (frameOf(el)?.contentWindow === win) await sleep(10);
+  await newFrame(el, win);
   await peerLoaded(windowOf(el), origin);
   return windowOf(el);
-}
-
-/** Records every svc-status detail of `target`, in order. */
-function statuses(target: EventTarget) {
-  const seen: SvcStatusDetail[] = [];
-  target.addEventListener('svc-status', (e) => seen.push((e as CustomEvent<SvcStatusDetail>).detail));
-  return seen;
 }
 
 /** An element on `src` that says ready, renewed with `session` and ready again on it. */

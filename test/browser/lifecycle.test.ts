@@ -8,6 +8,7 @@ import {
   embed,
   envelope,
   frameOf,
+  newFrame,
   oneSvcEvent,
   other,
   peerLoaded,
@@ -17,12 +18,13 @@ import {
   peerUrl,
   record,
   rewriteAll,
+  statuses,
   tenant,
   windowOf,
 } from './helpers.js';
 import type { MoveBeforeParent } from './helpers.js';
 import { SvcEmbedError } from '../../src/index.js';
-import type { SvcEmbedElement, SvcStatusDetail } from '../../src/index.js';
+import type { SvcEmbedElement } from '../../src/index.js';
 
 const view = (path: string) => envelope('svc:event:view', { surface: 'dashboard', path });
 const expired = envelope('svc:event:error', {
@@ -45,18 +47,6 @@ function slowProvider() {
   const calls: Array<{ give: (s: string) => void; refuse: (e: Error) => void }> = [];
   const provider = () => new Promise<string>((give, refuse) => calls.push({ give, refuse }));
   return { provider, calls };
-}
-
-/** Records every svc-status detail of `el`, in order. */
-function statuses(el: HTMLElement) {
-  const seen: SvcStatusDetail[] = [];
-  el.addEventListener('svc-status', (e) => seen.push(e.detail));
-  return seen;
-}
-
-/** Resolves once the element shows a frame other than `win`. */
-async function newFrame(el: SvcEmbedElement, win: Window | null) {
-  while (frameOf(el)?.contentWindow === win) await new Promise((r) => setTimeout(r, 10));
 }
 
 describe('lifecycle', () => {

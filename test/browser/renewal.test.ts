@@ -7,6 +7,7 @@ import {
   embed,
   envelope,
   frameOf,
+  newFrame,
   peerLoaded,
   peerPost,
   peerReady,
@@ -40,11 +41,6 @@ function expire(el: SvcEmbedElement) {
   const renewing = oneEvent(el, 'svc-status');
   void peerPost(windowOf(el), [expired]);
   return renewing;
-}
-
-/** Resolves once the element shows a frame other than `win`. */
-async function newFrame(el: SvcEmbedElement, win: Window) {
-  while (windowOf(el) === win) await new Promise((r) => setTimeout(r, 10));
 }
 
 /** Records svc-error and svc-status (with its reason) of `el`, in order. */

@@ -14,17 +14,11 @@ import {
   peerReady,
   peerReport,
   peerUrl,
+  statuses,
   tenant,
   windowOf,
 } from './helpers.js';
 import type { SvcActionDetail, SvcEmbedElement, SvcEmbedError, SvcStatusDetail } from '../../src/index.js';
-
-/** Records every svc-status detail of `el`, in order. */
-function statuses(el: HTMLElement) {
-  const seen: SvcStatusDetail[] = [];
-  el.addEventListener('svc-status', (e) => seen.push(e.detail));
-  return seen;
-}
 
 /** An element that is not connected yet, with a status recorder attached first. */
 function make(attrs: Record<string, string>) {
