@@ -7,6 +7,7 @@ import { esbuildPlugin } from '@web/dev-server-esbuild';
 import puppeteerCore from 'puppeteer-core';
 import { PAGE_HOST, freePort, loopbackOnlyPlugin } from './test/support/loopback.mjs';
 import { peerServerPlugin } from './test/support/peer-server.mjs';
+import { tenantPlugin } from './test/support/tenant-plugin.mjs';
 import { frameworksPlugin } from './test/support/frameworks-plugin.mjs';
 import { webkitBrowser } from './test/support/webkit.mjs';
 import { CHROMIUM_ARGS } from './test/support/browsers.mjs';
@@ -90,6 +91,7 @@ export default {
     loopbackOnlyPlugin(),
     esbuildPlugin({ ts: true, target: 'es2022', tsconfig: 'tsconfig.json' }),
     peerServerPlugin(),
+    tenantPlugin(),
     frameworksPlugin(),
     ...(webkit ? [webkit.plugin] : []),
   ],

@@ -1,6 +1,7 @@
 // The second outside review of the session lifecycle (issue 26): a renewed session never leaves its tenant, and
 // nothing is stuck or lost, whatever listeners, moves, pop-outs and re-encoded host URLs do.
 import { expect, oneEvent } from '@open-wc/testing';
+import { executeServerCommand } from '@web/test-runner-commands';
 import sinon from 'sinon';
 import {
   canMoveBefore,
@@ -228,6 +229,41 @@ describe('the lifecycle review (issue 26)', () => {
       expect(String(warn.firstCall.args[0])).to.contain('pop-out');
       const { peerReport: report } = await ask('report');
       expect(report!.map((r) => r.data.type)).to.deep.equal([]);
+    });
+
+    it("against the simulated tenant: its events arrive, the element's navigate is dropped, a pop-out's own is not", async () => {
+      const [simulated]: string[] = await executeServerCommand('tenant-origins');
+      const holder = document.body.appendChild(document.createElement('iframe'));
+      const popOut = holder.contentDocument!;
+      popOut.open();
+      popOut.write('<!doctype html><body></body>');
+      popOut.close();
+      const { el, ready } = embed({ src: `${simulated}/embed/dashboard/sales-overview?session=demo-acme` });
+      await ready;
+      const readyAgain = oneSvcEvent(el, 'svc-ready');
+      popOut.body.append(popOut.adoptNode(el));
+      expect((await readyAgain).detail.payload.mode).to.equal('signed');
+      const paths: string[] = [];
+      el.addEventListener('svc-view', (e) => paths.push(e.detail.payload.path));
+      sinon.stub(console, 'warn');
+      // The element's navigate comes from this window's realm: the tenant drops it. Then the same action posted by
+      // the pop-out's own realm: the tenant takes it, and its view arrives. The tenant handles messages in order, so
+      // that view proves the first was seen and dropped, not late.
+      el.navigate('/details');
+      const popWin = holder.contentWindow! as Window & typeof globalThis;
+      const post = new popWin.Function('w', 'm', 'o', 'w.postMessage(m, o)') as (
+        w: Window,
+        m: unknown,
+        o: string,
+      ) => void;
+      const viewed = oneSvcEvent(el, 'svc-view');
+      post(
+        windowOf(el),
+        { source: 'svc-embed', direction: 'action', type: 'svc:action:navigate', payload: { path: '/' }, timestamp: 1 },
+        simulated,
+      );
+      await viewed;
+      expect(paths).to.deep.equal(['/']);
     });
   });
 
