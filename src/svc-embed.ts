@@ -199,7 +199,7 @@ iframe{display:block;box-sizing:border-box;width:100%;height:100%;border:0}
    */
   declare allowExport: boolean;
   /** `light`, `dark` or `auto` (follows the viewer's OS preference). Sends `svc:action:set-color-scheme`. */
-  declare colorScheme?: string | null;
+  declare colorScheme?: 'light' | 'dark' | 'auto' | null;
   /** A BCP 47 language tag such as `de-DE`, checked with `Intl.getCanonicalLocales`. Sends `svc:action:set-locale`. */
   declare locale?: string | null;
   /**

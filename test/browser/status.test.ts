@@ -378,6 +378,7 @@ describe('svc-action', () => {
     expect(actions).to.deep.equal([]);
     await peerReady(windowOf(el));
     sinon.stub(console, 'warn');
+    // @ts-expect-error -- a value outside the type, as plain JavaScript or an attribute can set
     el.colorScheme = 'sepia';
     el.locale = 'fr';
     await el.updateComplete;

@@ -364,6 +364,7 @@ describe('svc-embed/testing', () => {
       const el = await mountTestEmbed();
       const actions = recordActions(el);
       sinon.stub(console, 'warn');
+      // @ts-expect-error -- a value outside the type, as plain JavaScript or an attribute can set
       el.colorScheme = 'purple';
       el.refresh();
       await el.updateComplete;
