@@ -47,6 +47,7 @@ const V = {
   svelteCheck: '4.7.8',
   angular: '21.2.26',
   angularCli: '21.2.27',
+  angular19: '~19.2.0',
 };
 
 /** The code of the first block of a docs page whose mark or code contains `text`. */
@@ -93,12 +94,97 @@ const viteTsconfig = (types, include, extra = {}) =>
     include,
   });
 
+/**
+ * An Angular CLI app: Angular 21 as \`ng new\` makes it today (zoneless), or Angular 19 as its \`ng new\` made it
+ * (zone.js), the oldest major of @svc-embed/angular's peer range.
+ */
+function angularApp({ core, cli, typescript, zoneless }) {
+  const change = zoneless ? 'provideZonelessChangeDetection' : 'provideZoneChangeDetection';
+  return {
+    label: 'Angular',
+    versions: { Angular: '@angular/core' },
+    page: 'docs/frameworks/angular.md',
+    files: () => ({
+      'package.json': manifest('angular', {
+        tarballs: ['@svc-embed/angular', 'svc-embed', '@svc-embed/protocol'],
+        deps: {
+          '@angular/common': core,
+          '@angular/compiler': core,
+          '@angular/core': core,
+          '@angular/platform-browser': core,
+          rxjs: '~7.8.0',
+          tslib: '^2.3.0',
+          ...(zoneless ? {} : { 'zone.js': '~0.15.0' }),
+        },
+        dev: {
+          '@angular/build': cli,
+          '@angular/cli': cli,
+          '@angular/compiler-cli': core,
+          typescript: typescript,
+        },
+      }),
+      'angular.json': json({
+        version: 1,
+        cli: { analytics: false },
+        projects: {
+          app: {
+            projectType: 'application',
+            root: '',
+            sourceRoot: 'src',
+            architect: {
+              build: {
+                builder: '@angular/build:application',
+                options: {
+                  browser: 'src/main.ts',
+                  tsConfig: 'tsconfig.app.json',
+                  index: 'src/index.html',
+                  polyfills: zoneless ? [] : ['zone.js'],
+                },
+              },
+            },
+          },
+        },
+      }),
+      'tsconfig.json': json({
+        compilerOptions: {
+          strict: true,
+          skipLibCheck: true,
+          isolatedModules: true,
+          experimentalDecorators: true,
+          target: 'ES2022',
+          module: 'preserve',
+        },
+        angularCompilerOptions: {
+          strictInjectionParameters: true,
+          strictInputAccessModifiers: true,
+          strictTemplates: true,
+        },
+      }),
+      'tsconfig.app.json': json({
+        extends: './tsconfig.json',
+        compilerOptions: { outDir: './out-tsc/app', types: [] },
+        include: ['src/**/*.ts'],
+      }),
+      'src/index.html': `<!doctype html>\n<html lang="en">\n  <head><meta charset="utf-8" /><title>app</title><base href="/" /></head>\n  <body><app-root></app-root></body>\n</html>\n`,
+      'src/main.ts': `import { bootstrapApplication } from '@angular/platform-browser';\nimport { ${change} } from '@angular/core';\nimport { App } from './app/app';\n\nbootstrapApplication(App, { providers: [${change}()] }).catch((err) => console.error(err));\n`,
+      'src/app/app.ts': `import { Component } from '@angular/core';\nimport { SalesComponent } from './sales.component';\n\n@Component({ selector: 'app-root', imports: [SalesComponent], template: '<app-sales />' })\nexport class App {}\n`,
+      'src/app/sales.component.ts': block(
+        'docs/frameworks/angular.md',
+        'checked: test/types/frameworks/angular-package/readme.component.ts',
+      ),
+    }),
+    typecheck: ['ngc', '-p', 'tsconfig.app.json', '--noEmit'],
+    build: ['ng', 'build'],
+    serve: { dir: 'dist/app/browser' },
+  };
+}
+
 // Each framework: its page, the files of its starter with the page's blocks where the page puts them, and the
 // commands the page (or the starter) runs.
 const APPS = {
   'react-vite': {
     label: 'React + Vite',
-    version: `React ${V.react}, Vite ${V.vite}`,
+    versions: { React: 'react', Vite: 'vite' },
     page: 'docs/frameworks/react.md',
     files: () => ({
       'package.json': manifest('react-vite', {
@@ -125,7 +211,7 @@ const APPS = {
   },
   'vue-vite': {
     label: 'Vue + Vite',
-    version: `Vue ${V.vue}, Vite ${V.vite}`,
+    versions: { Vue: 'vue', Vite: 'vite' },
     page: 'docs/frameworks/vue.md',
     files: () => ({
       'package.json': manifest('vue-vite', {
@@ -146,7 +232,7 @@ const APPS = {
   },
   sveltekit: {
     label: 'SvelteKit',
-    version: `SvelteKit ${V.kit}, Svelte ${V.svelte}`,
+    versions: { SvelteKit: '@sveltejs/kit', Svelte: 'svelte' },
     page: 'docs/frameworks/svelte.md',
     files: () => ({
       'package.json': manifest('sveltekit', {
@@ -182,7 +268,7 @@ const APPS = {
   },
   next: {
     label: 'Next.js',
-    version: `Next.js ${V.next}, React ${V.react}`,
+    versions: { 'Next.js': 'next', React: 'react' },
     page: 'docs/frameworks/next.md',
     files: () => ({
       'package.json': manifest('next', {
@@ -231,7 +317,7 @@ const APPS = {
   },
   nuxt: {
     label: 'Nuxt 4',
-    version: `Nuxt ${V.nuxt}, Vue ${V.vue}`,
+    versions: { Nuxt: 'nuxt', Vue: 'vue' },
     page: 'docs/frameworks/nuxt.md',
     files: () => ({
       'package.json': manifest('nuxt', {
@@ -261,77 +347,8 @@ const APPS = {
       env: (port) => ({ PORT: String(port), HOST: '127.0.0.1' }),
     },
   },
-  angular: {
-    label: 'Angular',
-    version: `Angular ${V.angular}`,
-    page: 'docs/frameworks/angular.md',
-    files: () => ({
-      'package.json': manifest('angular', {
-        tarballs: ['@svc-embed/angular', 'svc-embed', '@svc-embed/protocol'],
-        deps: {
-          '@angular/common': V.angular,
-          '@angular/compiler': V.angular,
-          '@angular/core': V.angular,
-          '@angular/platform-browser': V.angular,
-          rxjs: '~7.8.0',
-          tslib: '^2.3.0',
-        },
-        dev: {
-          '@angular/build': V.angularCli,
-          '@angular/cli': V.angularCli,
-          '@angular/compiler-cli': V.angular,
-          typescript: V.typescript,
-        },
-      }),
-      'angular.json': json({
-        version: 1,
-        cli: { analytics: false },
-        projects: {
-          app: {
-            projectType: 'application',
-            root: '',
-            sourceRoot: 'src',
-            architect: {
-              build: {
-                builder: '@angular/build:application',
-                options: { browser: 'src/main.ts', tsConfig: 'tsconfig.app.json', index: 'src/index.html' },
-              },
-            },
-          },
-        },
-      }),
-      'tsconfig.json': json({
-        compilerOptions: {
-          strict: true,
-          skipLibCheck: true,
-          isolatedModules: true,
-          experimentalDecorators: true,
-          target: 'ES2022',
-          module: 'preserve',
-        },
-        angularCompilerOptions: {
-          strictInjectionParameters: true,
-          strictInputAccessModifiers: true,
-          strictTemplates: true,
-        },
-      }),
-      'tsconfig.app.json': json({
-        extends: './tsconfig.json',
-        compilerOptions: { outDir: './out-tsc/app', types: [] },
-        include: ['src/**/*.ts'],
-      }),
-      'src/index.html': `<!doctype html>\n<html lang="en">\n  <head><meta charset="utf-8" /><title>app</title><base href="/" /></head>\n  <body><app-root></app-root></body>\n</html>\n`,
-      'src/main.ts': `import { bootstrapApplication } from '@angular/platform-browser';\nimport { provideZonelessChangeDetection } from '@angular/core';\nimport { App } from './app/app';\n\nbootstrapApplication(App, { providers: [provideZonelessChangeDetection()] }).catch((err) => console.error(err));\n`,
-      'src/app/app.ts': `import { Component } from '@angular/core';\nimport { SalesComponent } from './sales.component';\n\n@Component({ selector: 'app-root', imports: [SalesComponent], template: '<app-sales />' })\nexport class App {}\n`,
-      'src/app/sales.component.ts': block(
-        'docs/frameworks/angular.md',
-        'checked: test/types/frameworks/angular-package/readme.component.ts',
-      ),
-    }),
-    typecheck: ['ngc', '-p', 'tsconfig.app.json', '--noEmit'],
-    build: ['ng', 'build'],
-    serve: { dir: 'dist/app/browser' },
-  },
+  angular: angularApp({ core: V.angular, cli: V.angularCli, typescript: V.typescript, zoneless: true }),
+  'angular-19': angularApp({ core: V.angular19, cli: V.angular19, typescript: '~5.8.3', zoneless: false }),
 };
 
 const packed = {};
@@ -491,7 +508,7 @@ try {
   for (const id of chosen) {
     const app = APPS[id];
     const cwd = join(work, id);
-    const row = { framework: app.label, version: app.version, typecheck: '—', build: '—', screen: '—', notes: [] };
+    const row = { framework: app.label, version: '—', typecheck: '—', build: '—', screen: '—', notes: [] };
     rows.push(row);
     console.log(`[check:apps] ${app.label}: writing the app from ${app.page}`);
     rmSync(cwd, { recursive: true, force: true });
@@ -518,6 +535,13 @@ try {
       row.typecheck = row.build = 'not run';
       continue;
     }
+    // The versions as installed, read from node_modules.
+    row.version = Object.entries(app.versions)
+      .map(
+        ([name, pkg]) =>
+          `${name} ${JSON.parse(readFileSync(join(cwd, 'node_modules', pkg, 'package.json'), 'utf8')).version}`,
+      )
+      .join(', ');
     const typecheck = await step('typecheck', app.typecheck[0], app.typecheck.slice(1));
     row.typecheck = `${typecheck.code === 0 ? 'pass' : 'FAIL'} (${typecheck.seconds} s)`;
     const build = await step('build', app.build[0], app.build.slice(1));
