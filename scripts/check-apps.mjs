@@ -135,6 +135,7 @@ function angularApp({ core, cli, typescript, zoneless }) {
               build: {
                 builder: '@angular/build:application',
                 options: {
+                  outputPath: 'dist/app',
                   browser: 'src/main.ts',
                   tsConfig: 'tsconfig.app.json',
                   index: 'src/index.html',
