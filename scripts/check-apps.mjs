@@ -168,7 +168,9 @@ function angularApp({ core, cli, typescript, zoneless }) {
       }),
       'src/index.html': `<!doctype html>\n<html lang="en">\n  <head><meta charset="utf-8" /><title>app</title><base href="/" /></head>\n  <body><app-root></app-root></body>\n</html>\n`,
       'src/main.ts': `import { bootstrapApplication } from '@angular/platform-browser';\nimport { ${change} } from '@angular/core';\nimport { App } from './app/app';\n\nbootstrapApplication(App, { providers: [${change}()] }).catch((err) => console.error(err));\n`,
-      'src/app/app.ts': `import { Component } from '@angular/core';\nimport { SalesComponent } from './sales.component';\n\n@Component({ selector: 'app-root', imports: [SalesComponent], template: '<app-sales />' })\nexport class App {}\n`,
+      // The root shows what the page's component received from its (svcReady) output, so the check sees the
+      // outputs work as well as the inputs.
+      'src/app/app.ts': `import { Component, viewChild } from '@angular/core';\nimport { SalesComponent } from './sales.component';\n\n@Component({\n  selector: 'app-root',\n  imports: [SalesComponent],\n  template: '<app-sales /><output id="ready-mode">{{ sales()?.mode }}</output>',\n})\nexport class App {\n  sales = viewChild(SalesComponent);\n}\n`,
       'src/app/sales.component.ts': block(
         'docs/frameworks/angular.md',
         'checked: test/types/frameworks/angular-package/readme.component.ts',
@@ -176,7 +178,7 @@ function angularApp({ core, cli, typescript, zoneless }) {
     }),
     typecheck: ['ngc', '-p', 'tsconfig.app.json', '--noEmit'],
     build: ['ng', 'build'],
-    serve: { dir: 'dist/app/browser' },
+    serve: { dir: 'dist/app/browser', output: '#ready-mode' },
   };
 }
 
@@ -456,8 +458,15 @@ async function onScreen(app, cwd, browser) {
       }
     }
     await tab.waitForFunction(() => document.querySelector('svc-embed')?.status === 'ready', { timeout: 30_000 });
+    const output = app.serve.output
+      ? await tab.waitForFunction(
+          (sel) => document.querySelector(sel)?.textContent.trim(),
+          { timeout: 10_000 },
+          app.serve.output,
+        )
+      : undefined;
     await tab.screenshot({ path: join(cwd, 'on-screen.png') });
-    return { ok: true };
+    return { ok: true, output: await output?.jsonValue() };
   } catch (e) {
     const status = await tab
       .evaluate(() => document.querySelector('svc-embed')?.status ?? 'no <svc-embed>')
@@ -550,7 +559,7 @@ try {
     if (build.code !== 0) continue;
     console.log(`[check:apps] ${app.label}: on screen`);
     const seen = await onScreen(app, cwd, browser);
-    row.screen = seen.ok ? 'yes (svc-ready)' : 'NO';
+    row.screen = seen.ok ? `yes (svc-ready${seen.output ? `; (svcReady) gave mode ${seen.output}` : ''})` : 'NO';
     if (!seen.ok) row.notes.push(seen.why);
   }
 } finally {
