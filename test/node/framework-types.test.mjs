@@ -27,17 +27,29 @@ function run(bin, args) {
   });
 }
 
-/** `file:line` of every line that follows an `expect-error` marker in these files. */
+/** `file:line` of every line that follows an `expect-error` marker in these files, with the marker's text. */
 function markedLines(dir, files) {
-  const marked = new Set();
+  const marked = new Map();
   for (const file of files) {
     readFileSync(join(dir, file), 'utf8')
       .split('\n')
       .forEach((line, i) => {
-        if (/<!-- expect-error: /.test(line)) marked.add(`${file}:${i + 2}`);
+        const marker = /<!-- expect-error: (.*?) -->/.exec(line);
+        if (marker) marked.set(`${file}:${i + 2}`, marker[1]);
       });
   }
   return marked;
+}
+
+/** ngc's errors in an Angular fixture project: `file:line` → the first line of the diagnostic (`TS2322: …`). */
+async function ngcErrors(project) {
+  const { output } = await run('@angular/compiler-cli/bundles/src/bin/ngc.js', ['-p', project]);
+  const errors = new Map(
+    [...output.matchAll(/^(?:.*\/)?([\w.-]+\.(?:html|ts))[:(](\d+)[:,]\d+\)?:? - error (.*)$/gm)].map(
+      ([, f, l, message]) => [`${f}:${l}`, message],
+    ),
+  );
+  return { errors, output };
 }
 
 before(() => {
@@ -77,22 +89,25 @@ describe('framework typings', { concurrency: true }, () => {
     const errors = new Set([...output.matchAll(/ ERROR "src\/([^"]+)" (\d+):\d+ /g)].map(([, f, l]) => `${f}:${l}`));
     const expected = markedLines(dir, ['Dashboard.svelte', 'Legacy.svelte', 'Mistakes.svelte']);
     assert.ok(expected.size >= 6, 'the negative cases are there');
-    assert.deepEqual([...errors].sort(), [...expected].sort(), output);
+    assert.deepEqual([...errors].sort(), [...expected.keys()].sort(), output);
   });
 
   test('an Angular template (ngc, strictTemplates): $event typed through GlobalEventHandlersEventMap', async () => {
-    const dir = join(types, 'angular');
-    const { output } = await run('@angular/compiler-cli/bundles/src/bin/ngc.js', [
-      '-p',
-      'test/types/frameworks/angular',
-    ]);
-    const errors = new Set(
-      [...output.matchAll(/^(?:.*\/)?([\w.-]+\.(?:html|ts))[:(](\d+)[:,]\d+\)?:? - error/gm)].map(
-        ([, f, l]) => `${f}:${l}`,
-      ),
-    );
-    const expected = markedLines(dir, ['embed.component.html']);
+    const { errors, output } = await ngcErrors('test/types/frameworks/angular');
+    const expected = markedLines(join(types, 'angular'), ['embed.component.html']);
     assert.ok(expected.size >= 2, 'the negative cases are there');
-    assert.deepEqual([...errors].sort(), [...expected].sort(), output);
+    assert.deepEqual([...errors.keys()].sort(), [...expected.keys()].sort(), output);
+  });
+
+  // The marker names the diagnostic the line must give, from its start: a wrong value, a wrong type, an unknown
+  // input, and an unknown output whose `$event.detail` is read (Angular binds an unknown output as a DOM event,
+  // so `$event` is a plain Event: that is the diagnostic there is); `$event.detail.payload` is typed.
+  test('@svc-embed/angular (ngc, strictTemplates): typed inputs and outputs, the expected diagnostic on each marked line', async () => {
+    const { errors, output } = await ngcErrors('test/types/frameworks/angular-package');
+    const expected = markedLines(join(types, 'angular-package'), ['embed.component.html']);
+    assert.ok(expected.size >= 7, 'the negative cases are there');
+    assert.deepEqual([...errors.keys()].sort(), [...expected.keys()].sort(), output);
+    for (const [line, diagnostic] of expected)
+      assert.ok(errors.get(line).startsWith(diagnostic), `${line}: ${errors.get(line)}`);
   });
 });

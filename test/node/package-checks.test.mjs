@@ -8,7 +8,7 @@ import { runToEnd } from '../support/processes.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const bin = (name) => join(root, 'node_modules/.bin', name);
-const PACKAGES = ['.', 'packages/protocol', 'packages/api', 'packages/tenant', 'packages/react'];
+const PACKAGES = ['.', 'packages/protocol', 'packages/api', 'packages/tenant', 'packages/react', 'packages/angular'];
 const LIMIT_MS = 300_000;
 
 for (const dir of PACKAGES) {

@@ -4,7 +4,8 @@
 //   testing kit imports in Node and its typings compile;
 // - @svc-embed/api: neither Lit nor Koa; `npx svc-embed recipients --help`, and `svc-embed tenant` points on;
 // - @svc-embed/tenant: `npx svc-embed-tenant --port 0` serves the dashboard embed and stops at Ctrl-C;
-// - @svc-embed/react: a React app bundled from the installed packages renders and hears svc-ready.
+// - @svc-embed/react: a React app bundled from the installed packages renders and hears svc-ready;
+// - @svc-embed/angular: besides Angular, at most the element's 4 packages and itself.
 // Reports each package's footprint: the `npm ls --all` count and the bytes of node_modules.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -87,6 +88,7 @@ before(async () => {
     for (const t of JSON.parse(packed.stdout)) tarballs[t.name] = t.filename;
   }
   assert.deepEqual(Object.keys(tarballs).sort(), [
+    '@svc-embed/angular',
     '@svc-embed/api',
     '@svc-embed/protocol',
     '@svc-embed/react',
@@ -100,6 +102,10 @@ before(async () => {
         [
           ['element', ['svc-embed', '@svc-embed/protocol']],
           ['api', ['@svc-embed/api', '@svc-embed/protocol']],
+          [
+            'angular',
+            ['@svc-embed/angular', 'svc-embed', '@svc-embed/protocol', `@angular/core@${version('@angular/core')}`],
+          ],
           ['tenant', ['@svc-embed/tenant', '@svc-embed/api', '@svc-embed/protocol']],
           [
             'react',
@@ -262,6 +268,15 @@ describe('@svc-embed/tenant', () => {
     const help = await sh('npx', ['@svc-embed/tenant', '--help'], projects.tenant);
     assert.equal(help.code, 0, help.stderr);
     assert.match(help.stdout, /^Usage: svc-embed-tenant \[--port <n>\]/);
+  });
+});
+
+describe('@svc-embed/angular', () => {
+  test("installs, besides Angular (and its rxjs and tslib), at most the element's 4 packages and itself", async (t) => {
+    const names = await footprint(t, projects.angular);
+    const ours = names.filter((n) => !/^(@angular\/|rxjs$|tslib$)/.test(n));
+    assert.ok(ours.length <= 5, ours.join(', '));
+    for (const n of ['@svc-embed/angular', 'svc-embed', '@svc-embed/protocol']) assert.ok(ours.includes(n), n);
   });
 });
 

@@ -1,25 +1,10 @@
 import { Component, CUSTOM_ELEMENTS_SCHEMA } from '@angular/core';
 import 'svc-embed';
-import type { DownloadFormat, EmbedTheme, SvcEventDetail } from 'svc-embed';
+import { EmbedHost } from './embed-host';
 
 @Component({
   selector: 'app-embed',
   templateUrl: './embed.component.html',
   schemas: [CUSTOM_ELEMENTS_SCHEMA],
 })
-export class EmbedComponent {
-  src = 'https://acme.example.com/embed/dashboard/7f3c9a';
-  theme: EmbedTheme = { primaryColor: '#0f766e' };
-  format?: DownloadFormat;
-  count = 0;
-
-  onReady(detail: SvcEventDetail<'svc:event:ready'>) {
-    void detail.payload.mode;
-  }
-  onDownload(format: DownloadFormat) {
-    this.format = format;
-  }
-  takesNumber(n: number) {
-    this.count = n;
-  }
-}
+export class EmbedComponent extends EmbedHost {}
