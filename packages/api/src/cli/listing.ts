@@ -50,10 +50,9 @@ export async function runListing<T>(ctx: RunContext, spec: ListingSpec<T>): Prom
     ...(spec.scimAuthScheme ? { scimAuthScheme: spec.scimAuthScheme } : {}),
   });
   let received = 0;
-  const collect = await collector();
+  const collect = collector();
   const onPage = (p: PageProgress) => {
     received += p.bytes;
-    collect(p.bytes);
     show.page(p);
   };
   let iterator: AsyncGenerator<T, void, undefined>;
@@ -71,6 +70,8 @@ export async function runListing<T>(ctx: RunContext, spec: ListingSpec<T>): Prom
         // Leaving the loop ends the iteration: no further request.
         if (received > limit) throw new ListingTooLarge(limit, spec.command);
         for (const item of page) items.push(item);
+        const collecting = collect(received);
+        if (collecting) await collecting;
       }
       count = items.length;
       await ctx.io.out(spec.table(items));
@@ -82,6 +83,8 @@ export async function runListing<T>(ctx: RunContext, spec: ListingSpec<T>): Prom
       for await (const page of PageItems.pages(iterator)) {
         count += page.length;
         await write(out.page(page));
+        const collecting = collect(received);
+        if (collecting) await collecting;
       }
       await write(out.end());
     }
