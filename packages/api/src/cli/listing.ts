@@ -11,7 +11,7 @@ import { UsageError, choiceFlag, integerFlag } from './args.js';
 import { baseUrlName, makeClient } from './client.js';
 import type { RunContext } from './command.js';
 import { EXIT, ListingTooLarge, asUsageError, withBaseUrl } from './errors.js';
-import { FORMATS, jsonBytes, slices, streamed } from './format.js';
+import { FORMATS, jsonText, slices, streamed } from './format.js';
 import { collector } from './memory.js';
 import type { ListingFormats } from './format.js';
 import { progress } from './progress.js';
@@ -78,7 +78,7 @@ export async function runListing<T>(ctx: RunContext, spec: ListingSpec<T>): Prom
     } else {
       const out = streamed(format, spec);
       const write = async (text: string) => {
-        for (const piece of slices(text)) await ctx.io.out(format === 'csv' ? piece : jsonBytes(piece));
+        for (const piece of slices(text)) await ctx.io.out(format === 'csv' ? piece : jsonText(piece));
       };
       for await (const page of PageItems.pages(iterator)) {
         count += page.length;
