@@ -50,9 +50,10 @@ export async function runListing<T>(ctx: RunContext, spec: ListingSpec<T>): Prom
     ...(spec.scimAuthScheme ? { scimAuthScheme: spec.scimAuthScheme } : {}),
   });
   let received = 0;
-  const collect = collector();
+  const collect = await collector();
   const onPage = (p: PageProgress) => {
     received += p.bytes;
+    collect(p.bytes);
     show.page(p);
   };
   let iterator: AsyncGenerator<T, void, undefined>;
@@ -70,8 +71,6 @@ export async function runListing<T>(ctx: RunContext, spec: ListingSpec<T>): Prom
         // Leaving the loop ends the iteration: no further request.
         if (received > limit) throw new ListingTooLarge(limit, spec.command);
         for (const item of page) items.push(item);
-        const collecting = collect(received);
-        if (collecting) await collecting;
       }
       count = items.length;
       await ctx.io.out(spec.table(items));
@@ -83,8 +82,6 @@ export async function runListing<T>(ctx: RunContext, spec: ListingSpec<T>): Prom
       for await (const page of PageItems.pages(iterator)) {
         count += page.length;
         await write(out.page(page));
-        const collecting = collect(received);
-        if (collecting) await collecting;
       }
       await write(out.end());
     }
