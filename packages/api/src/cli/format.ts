@@ -128,11 +128,14 @@ export interface Streamed<T> {
   end(): string;
 }
 
+/** The largest piece of text written at once, in characters. */
+export const SLICE = 1 << 16;
+
 /**
  * `text` in pieces of at most `size` characters, never between the two halves of a surrogate pair: what is
  * written at once stays small, so that no large buffer is made (and freed) for each page.
  */
-export function* slices(text: string, size = 1 << 16): Generator<string, void, undefined> {
+export function* slices(text: string, size = SLICE): Generator<string, void, undefined> {
   for (let at = 0; at < text.length;) {
     let end = Math.min(at + size, text.length);
     const last = text.charCodeAt(end - 1);
