@@ -5,14 +5,19 @@
 // - Node (`rest`): the client's work is spread over many async continuations, so the self time per listing
 //   by where the code is (the client, fetch, Node, V8, the natives), and the client's own functions.
 //
-//   npm run bench:profile                          every figure
-//   npm run bench:profile -- --only synthetic,burst,cycles,rest --interval 50
+// - Node (`cli`): `svc-embed recipients` and its raw loop, each a process of its own under `node --cpu-prof`, at
+//   10,000 recipients (--format json) and at 1,000,000 (json, ndjson, csv): the functions with the most self time.
+//
+//   npm run bench:profile                          every figure but cli
+//   npm run bench:profile -- --only synthetic,burst,cycles,rest,cli --interval 50
 //
 // Like the bench, it builds first when dist/ or cdn/ is missing or older than src/. Sampling slows the
 // code down, so the times are larger than the bench's; what the profile shows is the split. The element is
 // profiled from an unminified bundle of the same modules (dist/cdn.js), so that its functions keep their
 // names; it runs the same code as cdn/svc-embed.min.js.
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -185,10 +190,88 @@ async function profileRest() {
   }
 }
 
+/** Self time by function of a .cpuprofile, in ms, the biggest first (idle left out). */
+function selfTimes(profile) {
+  const byId = new Map(profile.nodes.map((node) => [node.id, node]));
+  const self = new Map();
+  let total = 0;
+  profile.samples.forEach((id, i) => {
+    const frame = byId.get(id).callFrame;
+    if (frame.functionName === '(idle)') return;
+    const us = profile.timeDeltas[i] ?? 0;
+    total += us;
+    self.set(label(frame), (self.get(label(frame)) ?? 0) + us);
+  });
+  return { total: total / 1000, top: [...self].sort((a, b) => b[1] - a[1]).map(([name, us]) => [name, us / 1000]) };
+}
+
+/**
+ * `svc-embed recipients` and the raw loop it is measured against, each under `node --cpu-prof` (a process per
+ * run, as in the bench): at 10,000 recipients in json, then at 1,000,000 in each streamed format. The sampler
+ * counts the time a sample lands in a function, also while the process waits for the CPU: on a loaded machine,
+ * read the split, and the bench's child CPU for the cost.
+ */
+async function profileCli() {
+  const { TOKEN } = await import('./rest/common.mjs');
+  const dir = await mkdtemp(join(tmpdir(), 'svc-embed-profile-'));
+  const cli = (format) => [
+    join(root, 'packages/api/dist/cli.js'),
+    ...['recipients', '--deployment', '1', '--notification', '1', '--first', '200', '--format', format],
+  ];
+  const cases = [
+    [10_000, 'json', [join(root, 'bench/rest/raw-cli.mjs')]],
+    ...['json', 'ndjson', 'csv'].map((f) => [1_000_000, f, [join(root, 'bench/rest/raw-stream.mjs'), f]]),
+  ];
+  try {
+    for (const count of [10_000, 1_000_000]) {
+      const server = await startServer(join(root, 'bench/rest/server.mjs'), [String(count)]);
+      const env = { ...process.env, SVC_API_TOKEN: TOKEN, SVC_BASE_URL: `${server.origin}/api` };
+      try {
+        for (const [n, format, raw] of cases.filter(([n]) => n === count)) {
+          for (const [variant, args] of [
+            ['svc-embed', cli(format)],
+            ['raw loop', raw],
+          ]) {
+            const out = join(dir, `${variant}-${n}-${format}`);
+            const flags = ['--cpu-prof', '--cpu-prof-dir', out, '--cpu-prof-interval', opts.interval];
+            // stdout is a pipe, as in the bench, and drained: a million recipients are hundreds of MB.
+            const child = spawn(process.execPath, [...flags, ...args], {
+              cwd: root,
+              env,
+              stdio: ['ignore', 'pipe', 'ignore'],
+            });
+            child.stdout.resume();
+            const [code] = await once(child, 'close');
+            if (code !== 0) throw new Error(`${variant} --format ${format} exited with ${code}`);
+            const [file] = await readdir(out);
+            const { total, top } = selfTimes(JSON.parse(await readFile(join(out, file), 'utf8')));
+            const lines = top
+              .slice(0, 12)
+              .map(
+                ([name, ms]) =>
+                  `${ms.toFixed(1).padStart(9)} ms ${`${((ms / total) * 100).toFixed(1)}%`.padStart(6)}  ${name}`,
+              );
+            process.stdout.write(
+              `\ncli, ${variant}, ${n.toLocaleString('en')} recipients, --format ${format}: ${total.toFixed(0)} ms sampled, ` +
+                `the most self time (idle left out)\n${lines.join('\n')}\n`,
+            );
+          }
+        }
+      } finally {
+        server.stop();
+      }
+    }
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
 const only = opts.only.split(',');
-const unknown = only.filter((name) => name !== 'rest' && !FIGURES[name]);
+const unknown = only.filter((name) => name !== 'rest' && name !== 'cli' && !FIGURES[name]);
 if (unknown.length)
-  throw new Error(`unknown figure ${unknown.join(', ')}: one of ${[...Object.keys(FIGURES), 'rest'].join(', ')}`);
+  throw new Error(
+    `unknown figure ${unknown.join(', ')}: one of ${[...Object.keys(FIGURES), 'rest', 'cli'].join(', ')}`,
+  );
 buildIfStale((text) => process.stderr.write(`[profile] ${text}\n`));
 
 /** Profiles the browser figures of `names` in one Chromium. */
@@ -228,6 +311,7 @@ async function profileBrowser(names) {
   }
 }
 
-const inBrowser = only.filter((name) => name !== 'rest');
+const inBrowser = only.filter((name) => name !== 'rest' && name !== 'cli');
 if (inBrowser.length) await profileBrowser(inBrowser);
 if (only.includes('rest')) await profileRest();
+if (only.includes('cli')) await profileCli();

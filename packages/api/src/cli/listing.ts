@@ -11,7 +11,7 @@ import { UsageError, choiceFlag, integerFlag } from './args.js';
 import { baseUrlName, makeClient } from './client.js';
 import type { RunContext } from './command.js';
 import { EXIT, ListingTooLarge, asUsageError, withBaseUrl } from './errors.js';
-import { FORMATS, jsonBytes, slices, streamed } from './format.js';
+import { FORMATS, SLICE, jsonText, slices, streamed } from './format.js';
 import { collector } from './memory.js';
 import type { ListingFormats } from './format.js';
 import { progress } from './progress.js';
@@ -76,8 +76,14 @@ export async function runListing<T>(ctx: RunContext, spec: ListingSpec<T>): Prom
       await ctx.io.out(spec.table(items));
     } else {
       const out = streamed(format, spec);
+      const put = (piece: string) => ctx.io.out(format === 'csv' ? piece : jsonText(piece));
       const write = async (text: string) => {
-        for (const piece of slices(text)) await ctx.io.out(format === 'csv' ? piece : jsonBytes(piece));
+        // A page of 200 recipients is one piece: written as it is, without a generator.
+        if (text.length <= SLICE) {
+          if (text) await put(text);
+        } else {
+          for (const piece of slices(text)) await put(piece);
+        }
       };
       for await (const page of PageItems.pages(iterator)) {
         count += page.length;
