@@ -28,7 +28,7 @@ type Detail = Omit<SvcStatusDetail, 'status' | 'previous'>;
  *
  * | from | on | to |
  * |---|---|---|
- * | any | the host changes the resolved URL (at the assignment) | `pending`: held commands and the path to restore are dropped (not those made while `idle`) |
+ * | any | the host changes the resolved URL (at the assignment) | `pending` (`idle` when nothing is left to load; the status `loading` when it was `ready`): held commands and the path to restore are dropped (not those made while `idle`) |
  * | `pending` | Lit's update | `idle` (no URL), `error` (`config-error`) or `loading` (a new frame) |
  * | any with a URL | `renewSession()`, a fatal session error with a provider | `renewing`: the gate closes, the old frame stays on view |
  * | `renewing` | a session (given, or from the provider) | `pending`, with the renewed session standing in for the host's |
@@ -37,9 +37,9 @@ type Detail = Omit<SvcStatusDetail, 'status' | 'previous'>;
  * | `loading` | the ready timer | `error` (`ready-timeout`) |
  * | `loading`, `ready`, `error` | a fatal embed error that a new session cannot fix | `error` (`embed-fatal-error`) |
  * | `ready` | disconnection (the frame unloads) | `loading`, without a timer until connected again |
- * | `loading`, `ready`, `error` with a frame | (re)connection (the frame reloads) | `loading` |
+ * | `loading`, `ready`, `error` with a frame | (re)connection, or a move that gives the frame a new document (Firefox) | `loading`, the viewer's path restored at ready |
  *
- * A move with `moveBefore()` is none of these: the frame lives on.
+ * A move with `moveBefore()` in Chromium is none of these: the frame lives on.
  */
 type State = 'idle' | 'pending' | 'loading' | 'ready' | 'renewing' | 'error';
 
