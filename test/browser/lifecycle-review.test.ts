@@ -53,6 +53,27 @@ async function renewedOn(attrs: Record<string, string>, session: string, props: 
   return el;
 }
 
+/**
+ * An element on `src`, ready, then adopted into a same-origin pop-out document and ready again there; with `post`, a
+ * function of the pop-out's realm that posts as the pop-out (the embed's parent), which is what the peer and the
+ * simulated tenant require of their controller (`event.source === window.parent`).
+ */
+async function adoptedIntoPopOut(src: string) {
+  const holder = document.body.appendChild(document.createElement('iframe'));
+  const popOut = holder.contentDocument!;
+  popOut.open();
+  popOut.write('<!doctype html><body></body>');
+  popOut.close();
+  const { el, ready } = embed({ src });
+  await ready;
+  const readyAgain = oneSvcEvent(el, 'svc-ready');
+  popOut.body.append(popOut.adoptNode(el));
+  const readyThere = await readyAgain;
+  const popWin = holder.contentWindow! as Window & typeof globalThis;
+  const post = new popWin.Function('w', 'm', 'o', 'w.postMessage(m, o)') as (w: Window, m: unknown, o: string) => void;
+  return { el, popWin, post, readyThere };
+}
+
 describe('the lifecycle review (issue 26)', () => {
   afterEach(() => {
     cleanup();
@@ -186,24 +207,7 @@ describe('the lifecycle review (issue 26)', () => {
 
   describe('3: adopted into a pop-out window', () => {
     it('dispatches events, warns once that actions from another realm do not reach the embed', async () => {
-      const holder = document.body.appendChild(document.createElement('iframe'));
-      const popOut = holder.contentDocument!;
-      popOut.open();
-      popOut.write('<!doctype html><body></body>');
-      popOut.close();
-      const { el, ready } = embed({ src: peerUrl(tenant, 'dashboard') });
-      await ready;
-      const readyAgain = oneSvcEvent(el, 'svc-ready');
-      popOut.body.append(popOut.adoptNode(el));
-      await readyAgain;
-      // A function of the pop-out's realm posts as the pop-out, the embed's parent: what the peer, like the
-      // simulated tenant, requires of its controller (event.source === window.parent).
-      const popWin = holder.contentWindow! as Window & typeof globalThis;
-      const post = new popWin.Function('w', 'm', 'o', 'w.postMessage(m, o)') as (
-        w: Window,
-        m: unknown,
-        o: string,
-      ) => void;
+      const { el, popWin, post } = await adoptedIntoPopOut(peerUrl(tenant, 'dashboard'));
       const win = windowOf(el);
       type Answer = { peerId?: number; peerDone?: number; peerReport?: Array<{ data: { type: string } }> };
       const ask = (peerCmd: string, extra = {}) =>
@@ -233,16 +237,10 @@ describe('the lifecycle review (issue 26)', () => {
 
     it("against the simulated tenant: its events arrive, the element's navigate is dropped, a pop-out's own is not", async () => {
       const [simulated]: string[] = await executeServerCommand('tenant-origins');
-      const holder = document.body.appendChild(document.createElement('iframe'));
-      const popOut = holder.contentDocument!;
-      popOut.open();
-      popOut.write('<!doctype html><body></body>');
-      popOut.close();
-      const { el, ready } = embed({ src: `${simulated}/embed/dashboard/sales-overview?session=demo-acme` });
-      await ready;
-      const readyAgain = oneSvcEvent(el, 'svc-ready');
-      popOut.body.append(popOut.adoptNode(el));
-      expect((await readyAgain).detail.payload.mode).to.equal('signed');
+      const { el, post, readyThere } = await adoptedIntoPopOut(
+        `${simulated}/embed/dashboard/sales-overview?session=demo-acme`,
+      );
+      expect(readyThere.detail.payload.mode).to.equal('signed');
       const paths: string[] = [];
       el.addEventListener('svc-view', (e) => paths.push(e.detail.payload.path));
       sinon.stub(console, 'warn');
@@ -250,12 +248,6 @@ describe('the lifecycle review (issue 26)', () => {
       // the pop-out's own realm: the tenant takes it, and its view arrives. The tenant handles messages in order, so
       // that view proves the first was seen and dropped, not late.
       el.navigate('/details');
-      const popWin = holder.contentWindow! as Window & typeof globalThis;
-      const post = new popWin.Function('w', 'm', 'o', 'w.postMessage(m, o)') as (
-        w: Window,
-        m: unknown,
-        o: string,
-      ) => void;
       const viewed = oneSvcEvent(el, 'svc-view');
       post(
         windowOf(el),
