@@ -47,6 +47,26 @@ export type SvcActionDetail = {
   [T in ActionType]: { type: T; payload: ActionPayloadMap[T]; timestamp: number };
 }[ActionType];
 
+/** What a `sessionProvider` may answer besides the session id itself: the session with its expiry. */
+export interface SvcSessionAnswer {
+  session: string;
+  /** When it expires: epoch milliseconds, an ISO 8601 date-time or a `Date`. */
+  expiresAt?: number | string | Date;
+}
+
+/** Why a renewal ahead of expiry failed. Codes are API. */
+export type SvcRenewalFailedReason =
+  'provider-error' | 'provider-timeout' | 'invalid-session' | 'ready-timeout' | 'embed-fatal-error';
+
+/** Detail of `svc-session-renewal-failed`: one failed attempt of a renewal ahead of expiry. It never holds a session. */
+export interface SvcSessionRenewalFailedDetail {
+  /** 1 for the first failure of this session's renewal, then 2, 3 … */
+  attempt: number;
+  reason: SvcRenewalFailedReason;
+  /** The current session's expiry, in epoch milliseconds. */
+  expiresAt: number;
+}
+
 /** Every DOM event `<svc-embed>` dispatches, by name. All bubble and are composed. */
 export interface SvcEmbedEventMap {
   'svc-ready': SvcEvent<'svc:event:ready'>;
@@ -61,6 +81,7 @@ export interface SvcEmbedEventMap {
   'svc-config-error': CustomEvent<SvcConfigErrorDetail>;
   'svc-status': CustomEvent<SvcStatusDetail>;
   'svc-action': CustomEvent<SvcActionDetail>;
+  'svc-session-renewal-failed': CustomEvent<SvcSessionRenewalFailedDetail>;
 }
 
 declare global {

@@ -68,7 +68,7 @@ describe('docs/element.md', () => {
 
 describe('docs/lifecycle.md', () => {
   it('has the examples this file runs', async () => {
-    expect((await examples('docs/lifecycle.md')).map((e) => e.lang)).to.deep.equal(['js', 'js']);
+    expect((await examples('docs/lifecycle.md')).map((e) => e.lang)).to.deep.equal(['js', 'js', 'js']);
   });
 
   it('the svc-status listener reports an error with its reason', async () => {
@@ -101,6 +101,35 @@ describe('docs/lifecycle.md', () => {
     await el.renewSession();
     expect(asked).to.deep.equal(['POST /api/embed-session']);
     expect(new URL(frameOf(el)!.src).searchParams.get('session')).to.equal('renewed-session');
+  });
+});
+
+describe('docs/lifecycle.md, renewal ahead of expiry', () => {
+  it('the provider answers the session with its expiry, and a failed attempt is reported', async () => {
+    const [, , ahead] = await examples('docs/lifecycle.md');
+    const el = document.createElement('svc-embed');
+    el.src = peerUrl(tenant, 'dashboard', '&session=first-session');
+    const expiresAt = new Date(Date.now() + 600_000).toISOString();
+    const answers = [
+      Promise.reject(new Error('backend down')),
+      Promise.resolve({ session: 'next-session', expiresAt }),
+    ];
+    answers[0].catch(() => {});
+    const fetchStub = () => answers.shift()!.then((body) => new Response(JSON.stringify(body)));
+    const reported: unknown[][] = [];
+    run(
+      ahead.code,
+      {},
+      { embed: el, fetch: fetchStub, reportToMonitoring: (...args: unknown[]) => reported.push(args) },
+    );
+    // A session that is due for renewal at once: the first attempt fails and is reported; the retry swaps.
+    el.sessionExpiresAt = Date.now() + 4000;
+    const ready = oneSvcEvent(el, 'svc-ready');
+    document.body.append(el);
+    await ready;
+    const renewed = oneSvcEvent(el, 'svc-session-renewal-failed');
+    expect((await renewed).detail.reason).to.equal('provider-error');
+    expect(reported).to.deep.equal([['provider-error', 1]]);
   });
 });
 

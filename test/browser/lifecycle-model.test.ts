@@ -7,7 +7,11 @@
 // - `ready` is true exactly when `status` is `ready`, while connected;
 // - no frame on one origin ever receives a session that the element renewed (given to renewSession() or answered
 //   by the provider) and first put in a frame on another origin: a credential never leaves its tenant.
+// - while `status` is `ready`, the visible frame is one whose window has said ready (a renewal ahead of expiry swaps in
+//   only a frame that has).
 // Listeners take part too: one may re-insert the element with a plain append() or insertBefore() at a `loading`.
+// Renewals ahead of expiry too: the host gives its session an expiry a few seconds away, and the frame loading
+// behind the visible one says ready, views the path, or stays silent, at random.
 // At the end, the element leaves `loading` within its bounds, and every whenReady() and renewSession() promise
 // settles. `npm test` runs a few sequences with a fixed seed; `npm run fuzz` runs many (MODEL_RUNS, MODEL_SEED).
 import { expect } from '@open-wc/testing';
@@ -29,7 +33,7 @@ import {
   rewriteAll,
   tenant,
 } from './helpers.js';
-import type { SvcEmbedElement } from '../../src/index.js';
+import type { SvcEmbedElement, SvcSessionAnswer } from '../../src/index.js';
 
 const { runs, seed }: { runs: number; seed: number } = await executeServerCommand('model-settings');
 
@@ -48,7 +52,7 @@ interface Model {
 interface Real {
   el: SvcEmbedElement;
   homes: [HTMLElement, HTMLElement];
-  calls: Array<{ give: (s: string) => void; refuse: (e: Error) => void; settled?: boolean }>;
+  calls: Array<{ give: (s: SvcSessionAnswer | string) => void; refuse: (e: Error) => void; settled?: boolean }>;
   promises: Array<{ what: string; settled: boolean }>;
   /** The host generation each frame window was made in. */
   gens: Map<Window, number>;
@@ -85,6 +89,15 @@ function track(r: Real, what: string, p: Promise<unknown>) {
   );
 }
 
+/** Every window that has said ready, as this page sees its messages. */
+const saidReady = new Set<MessageEventSource>();
+addEventListener('message', (e: MessageEvent<{ type?: unknown } | null>) => {
+  if (e.source && e.data?.type === 'svc:event:ready') saidReady.add(e.source);
+});
+
+/** The frame loading behind the visible one during a renewal ahead of expiry, if any. */
+const behindOf = (el: SvcEmbedElement) => [...el.shadowRoot!.querySelectorAll('iframe')].find((f) => f.inert);
+
 /** After each step: let Lit update, note new frames, and check the invariants. */
 async function settle(m: Model, r: Real) {
   await r.el.updateComplete;
@@ -95,6 +108,8 @@ async function settle(m: Model, r: Real) {
   if (r.el.isConnected) {
     if (r.el.status === 'loading') expect(r.timers.size, 'loading with no timer running').to.be.greaterThan(0);
     expect(r.el.ready).to.equal(r.el.status === 'ready');
+    if (r.el.status === 'ready')
+      expect(saidReady.has(frameOf(r.el)!.contentWindow!), 'a visible frame that has not said ready').to.equal(true);
   }
   const p = await peer(r);
   if (!p) return;
@@ -190,13 +205,15 @@ const renew = (explicit: boolean) =>
     track(r, 'renewSession', r.el.renewSession(session));
   });
 
-const provider = (ok: boolean) =>
-  command(ok ? 'provider resolves' : 'provider rejects', always, (_m, r) => {
+// The provider answers a session, or one that expires in 5.2 s (whose renewal ahead is then due at once), or fails.
+const provider = (answer: 'session' | 'expiring' | 'error') =>
+  command(`provider: ${answer}`, always, (_m, r) => {
     const call = r.calls.find((c) => !c.settled);
     if (!call) return;
     call.settled = true;
-    if (ok) call.give(`provided-${++r.renewed}`);
-    else call.refuse(new Error('backend down'));
+    const session = `provided-${++r.renewed}`;
+    if (answer === 'error') call.refuse(new Error('backend down'));
+    else call.give(answer === 'session' ? session : { session, expiresAt: Date.now() + 5200 });
   });
 
 const peerSays = (what: 'ready' | 'fatal' | 'view' | 'reload') =>
@@ -224,6 +241,48 @@ const peerSays = (what: 'ready' | 'fatal' | 'view' | 'reload') =>
   );
 
 const navigate = command('navigate()', always, (m, r) => r.el.navigate(`/g${m.gen}/n${++r.navigations}`));
+
+/** Waits until `done()` holds, or `ms` have passed. */
+async function until(done: () => boolean, ms = 1500) {
+  for (const end = performance.now() + ms; !done() && performance.now() < end;)
+    await new Promise((res) => setTimeout(res, 20));
+}
+
+// A renewal ahead of expiry, driven to one of its ends: the host's session expires in 5.2 s (so the renewal is due at
+// once), the provider answers, and the frame loading behind says ready and views the viewer's path (the swap), stays
+// silent (its ready timeout), or reports a fatal error. Each may also be cut short by the element's own bounds.
+const aheadRenewal = (end: 'swap' | 'silent' | 'fatal') =>
+  command(
+    `renewal ahead: ${end}`,
+    (m) => m.connected,
+    async (m, r) => {
+      if (r.el.status !== 'ready') return;
+      const asked = r.calls.length;
+      r.el.sessionExpiresAt = Date.now() + 5200;
+      await until(() => r.calls.length > asked);
+      const call = r.calls.find((c) => !c.settled);
+      if (!call) return;
+      call.settled = true;
+      call.give(`provided-${++r.renewed}`);
+      await until(() => !!behindOf(r.el));
+      const frame = behindOf(r.el);
+      const win = frame?.contentWindow;
+      if (!frame || !win || end === 'silent') return;
+      const origin = new URL(frame.src).origin;
+      await within(peerLoaded(win, origin), 2000);
+      if (!hasLoaded(win, origin)) return;
+      if (end === 'fatal')
+        await within(
+          peerPost(win, [envelope('svc:event:error', { message: 'boom', name: 'InternalError', fatal: true })], origin),
+        );
+      else {
+        await within(peerReady(win, origin));
+        await within(
+          peerPost(win, [envelope('svc:event:view', { surface: 'dashboard', path: `/g${m.gen}/viewed` })], origin),
+        );
+      }
+    },
+  );
 const refresh = command('refresh()', always, (_m, r) => r.el.refresh());
 
 const remove = command(
@@ -266,7 +325,7 @@ const commands = [
   fc.tuple(fc.integer({ min: 0, max: 1 }), fc.integer({ min: 0, max: 1 })).map(([o, v]) => setSrc(o, v)),
   fc.constant(clearSrc),
   fc.boolean().map(renew),
-  fc.boolean().map(provider),
+  fc.constantFrom<'session' | 'expiring' | 'error'>('session', 'expiring', 'error').map(provider),
   fc
     .constantFrom<'ready' | 'fatal' | 'view' | 'reload'>('ready', 'ready', 'ready', 'fatal', 'view', 'view', 'reload')
     .map(peerSays),
@@ -278,6 +337,7 @@ const commands = [
   fc.constantFrom(refresh, unchanged, whenReady),
   fc.constantFrom<'append' | 'insertBefore'>('append', 'insertBefore').map(moveAtLoading),
   fc.constant(renewThenMove),
+  fc.constantFrom<'swap' | 'silent' | 'fatal'>('swap', 'swap', 'silent', 'fatal').map(aheadRenewal),
 ];
 
 describe('the session lifecycle against a model', () => {
@@ -333,7 +393,8 @@ describe('the session lifecycle against a model', () => {
           sessionOrigins: new Map(),
           leaks: [],
         };
-        el.sessionProvider = () => new Promise<string>((give, refuse) => r.calls.push({ give, refuse }));
+        el.sessionProvider = () =>
+          new Promise<SvcSessionAnswer | string>((give, refuse) => r.calls.push({ give, refuse }));
         homes[0].append(el);
         watchFrames(r);
         const m: Model = { src, gen: 0, connected: true };

@@ -1,6 +1,7 @@
 // A web-test-runner plugin that starts two simulated tenants (@svc-embed/tenant, as built) on loopback ports, allowing
 // the test page's origin, for the tests that must run against the real embed rather than the test peer (a pop-out's
-// actions, in test/browser/lifecycle-review.test.ts). Two, so that two tenant origins can be told apart.
+// actions, in test/browser/lifecycle-review.test.ts; renewal ahead of expiry, in test/browser/renewal-ahead.test.ts).
+// Two, so that two tenant origins can be told apart.
 // `executeServerCommand('tenant-origins')` gives their origins; `executeServerCommand('tenant-session', { ttl })`
 // mints a session of the first that ends `ttl` seconds from now, through its session API, as a customer's backend
 // would.

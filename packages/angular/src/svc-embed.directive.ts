@@ -23,6 +23,7 @@ const EVENTS = {
   svcConfigError: 'svc-config-error',
   svcStatus: 'svc-status',
   svcAction: 'svc-action',
+  svcSessionRenewalFailed: 'svc-session-renewal-failed',
 } as const satisfies { [K in keyof SvcEmbedEventMap as SvcEmbedOutputName<K>]: K };
 
 type Events = typeof EVENTS;
@@ -65,6 +66,8 @@ export class SvcEmbedDirective implements OnChanges {
   @Input() debug?: SvcEmbedElement['debug'];
   /** The element's `sessionProvider`: returns a fresh session id from your backend. */
   @Input() sessionProvider?: SvcEmbedElement['sessionProvider'];
+  /** The element's `sessionExpiresAt`: when the host's session expires. */
+  @Input() sessionExpiresAt?: SvcEmbedElement['sessionExpiresAt'];
 
   /** `svc-ready`. */
   readonly svcReady = output<SvcEmbedEventMap[Events['svcReady']]>();
@@ -90,6 +93,7 @@ export class SvcEmbedDirective implements OnChanges {
   readonly svcStatus = output<SvcEmbedEventMap[Events['svcStatus']]>();
   /** `svc-action`. */
   readonly svcAction = output<SvcEmbedEventMap[Events['svcAction']]>();
+  readonly svcSessionRenewalFailed = output<SvcEmbedEventMap[Events['svcSessionRenewalFailed']]>();
 
   readonly #element: SvcEmbedElement = inject<ElementRef<SvcEmbedElement>>(ElementRef).nativeElement;
 

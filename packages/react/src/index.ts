@@ -28,6 +28,7 @@ const EVENTS = {
   onSvcConfigError: 'svc-config-error',
   onSvcStatus: 'svc-status',
   onSvcAction: 'svc-action',
+  onSvcSessionRenewalFailed: 'svc-session-renewal-failed',
 } as const satisfies { [K in keyof SvcEmbedEventMap as `on${PascalCase<K>}`]: K };
 
 /** The props of `<SvcEmbed>`: the HTML attributes React knows, every property of the element, and a handler per event. */

@@ -1,0 +1,281 @@
+// Renewal ahead of expiry (issue 27): the next session's frame loads behind the visible one and takes its place when
+// it shows the viewer's path, so the viewer never sees a session expire. Against the simulated tenant (two of them, on
+// two origins), and against the test peer with a controlled clock for the failure paths.
+import { expect } from '@open-wc/testing';
+import { executeServerCommand } from '@web/test-runner-commands';
+import sinon from 'sinon';
+import {
+  cleanup,
+  envelope,
+  frameOf,
+  oneSvcEvent,
+  peerLoaded,
+  peerPost,
+  peerReady,
+  peerUrl,
+  tenant as peer,
+} from './helpers.js';
+import type {
+  SvcEmbedElement,
+  SvcSessionAnswer,
+  SvcSessionRenewalFailedDetail,
+  SvcStatusDetail,
+} from '../../src/index.js';
+
+const [tenantA, tenantB]: string[] = await executeServerCommand('tenant-origins');
+const mint = (ttl: number): Promise<{ session: string; expiresAt: string }> =>
+  executeServerCommand('tenant-session', { ttl });
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const sessionOf = (el: SvcEmbedElement) => new URL(frameOf(el)!.src).searchParams.get('session');
+/** The frames in the element's shadow root: the visible one, and one loading behind it during a renewal. */
+const frames = (el: SvcEmbedElement) => [...el.shadowRoot!.querySelectorAll('iframe')];
+
+/** Every window that has said ready, as the page sees its messages. */
+const saidReady = new Set<MessageEventSource>();
+addEventListener('message', (e: MessageEvent<{ type?: unknown } | null>) => {
+  if (e.source && e.data?.type === 'svc:event:ready') saidReady.add(e.source);
+});
+
+/** Resolves with the next `svc-ready` of `el` whose frame is not `win`: the swap to a renewed session. */
+async function swapped(el: SvcEmbedElement, win: Window | null) {
+  for (;;) {
+    await oneSvcEvent(el, 'svc-ready');
+    if (frameOf(el)!.contentWindow !== win) return frameOf(el)!.contentWindow!;
+  }
+}
+
+/** Records what must never happen on screen during a renewal ahead: svc-status, a fatal svc-error. */
+function watch(el: SvcEmbedElement) {
+  const seen: string[] = [];
+  el.addEventListener('svc-status', (e) => seen.push(`status ${e.detail.status}`));
+  el.addEventListener('svc-error', (e) => e.detail.payload.fatal && seen.push(`fatal ${e.detail.payload.name}`));
+  return seen;
+}
+
+describe('renewal ahead of expiry', () => {
+  afterEach(() => {
+    cleanup();
+    sinon.restore();
+  });
+
+  it('over three expiries of 15 s sessions, the viewer stays on /details with the filter and the scheme, never seeing a session end', async function () {
+    this.timeout(120_000);
+    const debug = sinon.stub(console, 'debug');
+    const first = await mint(15);
+    let calls = 0;
+    const el = document.createElement('svc-embed');
+    el.sessionProvider = async () => {
+      calls++;
+      return mint(15);
+    };
+    el.src = `${tenantA}/embed/dashboard/sales-overview?session=${first.session}`;
+    el.sessionExpiresAt = first.expiresAt;
+    el.colorScheme = 'dark';
+    el.filter = 'f_orders.status={"value":"shipped"}';
+    el.debug = true;
+    document.body.append(el);
+    await oneSvcEvent(el, 'svc-ready');
+    el.navigate('/details');
+    await oneSvcEvent(el, 'svc-view');
+    const seen = watch(el);
+    // Every animation frame: one visible frame, and it is a document that has said ready.
+    const problems: string[] = [];
+    let sampling = true;
+    const sample = () => {
+      const visible = frames(el).filter((f) => !f.inert);
+      if (visible.length !== 1) problems.push(`${visible.length} visible frames`);
+      else if (!saidReady.has(visible[0].contentWindow!)) problems.push('a visible frame that has not said ready');
+      if (sampling) requestAnimationFrame(sample);
+    };
+    requestAnimationFrame(sample);
+    let win = frameOf(el)!.contentWindow;
+    const sessions = [first.session];
+    for (let expiry = 1; expiry <= 3; expiry++) {
+      debug.resetHistory();
+      win = await swapped(el, win);
+      expect([el.status, calls], `after swap ${expiry}`).to.deep.equal(['ready', expiry]);
+      // A new session that has not expired, on the same tenant.
+      const session = sessionOf(el)!;
+      expect(sessions).to.not.include(session);
+      sessions.push(session);
+      expect(new URL(frameOf(el)!.src).origin).to.equal(tenantA);
+      // What the frame behind was sent before it took the place: the scheme, the filter, the viewer's path; and it
+      // viewed that path.
+      const logged = debug.getCalls().map((c) => (c.args as unknown[]).slice(1));
+      const sent = logged.filter(([what]) => what === 'action behind').map(([, type, payload]) => [type, payload]);
+      expect(sent).to.deep.include.members([
+        ['svc:action:set-color-scheme', { scheme: 'dark' }],
+        ['svc:action:set-filter', { filterUrlParameter: 'f_orders.status={"value":"shipped"}' }],
+        ['svc:action:navigate', { path: '/details' }],
+      ]);
+      expect(frames(el).length).to.equal(1);
+    }
+    sampling = false;
+    expect(problems).to.deep.equal([]);
+    expect(seen).to.deep.equal([]);
+  });
+
+  it('four embeds of one tenant sharing a provider ask once per expiry; two tenants, once each', async function () {
+    this.timeout(90_000);
+    let calls: string[] = [];
+    // A session of the simulated tenant that either tenant server accepts: its clock starts when a tenant sees it.
+    const provider = async () => {
+      calls.push('call');
+      await sleep(20);
+      return { session: `demo-acme-ttl12-n${calls.length}x${Date.now()}`, expiresAt: Date.now() + 12_000 };
+    };
+    // A host session of its own for each group: a ttl session's clock starts when a tenant first sees it.
+    const make = (origin: string, host: string) => {
+      const el = document.createElement('svc-embed');
+      el.sessionProvider = provider;
+      el.src = `${origin}/embed/dashboard/sales-overview?session=demo-acme-ttl12-${host}`;
+      el.sessionExpiresAt = Date.now() + 12_000;
+      document.body.append(el);
+      return el;
+    };
+    const four = [tenantA, tenantA, tenantA, tenantA].map((origin) => make(origin, `four${Date.now()}`));
+    await Promise.all(four.map((el) => oneSvcEvent(el, 'svc-ready')));
+    for (let expiry = 1; expiry <= 2; expiry++) {
+      await Promise.all(four.map((el) => swapped(el, frameOf(el)!.contentWindow)));
+      expect(calls.length, `calls by expiry ${expiry}`).to.equal(expiry);
+      expect(new Set(four.map(sessionOf)).size).to.equal(1);
+    }
+    cleanup();
+    calls = [];
+    const two = [tenantA, tenantB].map((origin) => make(origin, `two${Date.now()}`));
+    await Promise.all(two.map((el) => oneSvcEvent(el, 'svc-ready')));
+    await Promise.all(two.map((el) => swapped(el, frameOf(el)!.contentWindow)));
+    expect(calls.length).to.equal(2);
+    expect(two.map((el) => new URL(frameOf(el)!.src).origin)).to.deep.equal([tenantA, tenantB]);
+  });
+
+  describe('failures, with a controlled clock', () => {
+    const MINUTE = 60_000;
+
+    /** An element on the peer, ready, whose host session expires in 10 minutes: its renewal falls at 9 minutes. */
+    async function onPeer(provider: () => Promise<SvcSessionAnswer | string>) {
+      const clock = sinon.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'], shouldAdvanceTime: true });
+      const el = document.createElement('svc-embed');
+      el.sessionProvider = provider;
+      el.src = peerUrl(peer, 'dashboard', '&session=host-session-1');
+      el.sessionExpiresAt = new Date(Date.now() + 10 * MINUTE);
+      const ready = oneSvcEvent(el, 'svc-ready');
+      document.body.append(el);
+      await ready;
+      const failures: SvcSessionRenewalFailedDetail[] = [];
+      el.addEventListener('svc-session-renewal-failed', (e) => failures.push(e.detail));
+      return { el, clock, failures, seen: watch(el), win: frameOf(el)!.contentWindow };
+    }
+
+    it('a provider that rejects once and then works: one svc-session-renewal-failed, and the second attempt swaps', async () => {
+      let calls = 0;
+      const { el, clock, failures, seen, win } = await onPeer(() => {
+        if (++calls === 1) return Promise.reject(new Error('backend down'));
+        return Promise.resolve({ session: 'renewed-ahead-2', expiresAt: Date.now() + 30 * MINUTE });
+      });
+      const expiresAt = Date.now() + 10 * MINUTE;
+      await clock.tickAsync(9 * MINUTE - 1000);
+      expect(calls).to.equal(0);
+      await clock.tickAsync(2000);
+      expect(calls).to.equal(1);
+      expect(failures).to.have.length(1);
+      expect(failures[0].attempt).to.equal(1);
+      expect(failures[0].reason).to.equal('provider-error');
+      expect(Math.abs(failures[0].expiresAt - expiresAt)).to.be.below(2000);
+      expect(JSON.stringify(failures)).to.not.contain('session-1');
+      // Nothing changed on screen.
+      expect([el.status, frameOf(el)!.contentWindow === win, frames(el).length]).to.deep.equal(['ready', true, 1]);
+      const swap = swapped(el, win);
+      await clock.tickAsync(5000);
+      await swap;
+      expect([calls, failures.length, sessionOf(el), el.status]).to.deep.equal([2, 1, 'renewed-ahead-2', 'ready']);
+      expect(seen).to.deep.equal([]);
+    });
+
+    it('a provider that never answers: nothing changes on screen; at expiry, the renewal of today', async () => {
+      let calls = 0;
+      const { el, clock, failures, seen, win } = await onPeer(() => {
+        calls++;
+        return new Promise<string>(() => {});
+      });
+      // The renewal at 9 minutes, each wait bounded by the ready timeout (15 s), retries 5 s, 10 s, 20 s later.
+      await clock.tickAsync(9 * MINUTE + 15_000 + 100);
+      expect(failures.map((f) => [f.attempt, f.reason])).to.deep.equal([[1, 'provider-timeout']]);
+      await clock.tickAsync(5000 + 15_000 + 10_000 + 15_000 + 100);
+      expect(failures.map((f) => f.attempt)).to.deep.equal([1, 2, 3]);
+      expect(calls).to.equal(3);
+      expect([el.status, frameOf(el)!.contentWindow === win, frames(el).length, seen]).to.deep.equal([
+        'ready',
+        true,
+        1,
+        [],
+      ]);
+      // At expiry the embed says so, and the element renews as it always did, on view.
+      await clock.tickAsync(MINUTE);
+      const renewing = oneSvcEvent(el, 'svc-status');
+      void peerPost(win!, [
+        envelope('svc:event:error', { message: 'expired', name: 'SessionExpiredError', context: 'auth', fatal: true }),
+      ]);
+      const { detail } = await renewing;
+      expect([detail.status, detail.reason]).to.deep.equal(['loading', 'session-renewal']);
+      expect(failures.length).to.be.at.least(3);
+    });
+
+    it('a bad session, a fatal error behind, and a frame behind that never says ready each fail an attempt', async () => {
+      // The peer says ready by itself (the host's src asks it to), except with a session that starts "silent-".
+      const answers: Array<SvcSessionAnswer | string> = [
+        { session: 'bad\u0000session' },
+        'renewed-then-fatal',
+        'silent-renewed',
+      ];
+      const { el, clock, failures, win } = await onPeer(() => Promise.resolve(answers.shift()!));
+      // The viewer is somewhere: a frame behind must show that path before it takes the place, so it waits.
+      await peerPost(win!, [envelope('svc:event:view', { surface: 'dashboard', path: '/where' })]);
+      await clock.tickAsync(9 * MINUTE + 100);
+      expect(failures.map((f) => f.reason)).to.deep.equal(['invalid-session']);
+      await clock.tickAsync(5000);
+      while (frames(el).length < 2 || !saidReady.has(frames(el)[1].contentWindow!)) await clock.tickAsync(20);
+      const behind = frames(el)[1];
+      expect([behind.inert, getComputedStyle(behind).visibility]).to.deep.equal([true, 'hidden']);
+      expect(behind.getBoundingClientRect().height).to.equal(frameOf(el)!.getBoundingClientRect().height);
+      void peerPost(behind.contentWindow!, [
+        envelope('svc:event:error', { message: 'boom', name: 'InternalError', fatal: true }),
+      ]);
+      while (failures.length < 2) await clock.tickAsync(20);
+      expect(failures[1].reason).to.equal('embed-fatal-error');
+      expect(frames(el).length).to.equal(1);
+      await clock.tickAsync(10_000 + 15_000 + 500);
+      expect(failures.map((f) => [f.attempt, f.reason])).to.deep.equal([
+        [1, 'invalid-session'],
+        [2, 'embed-fatal-error'],
+        [3, 'ready-timeout'],
+      ]);
+      expect([el.status, frameOf(el)!.contentWindow === win, frames(el).length]).to.deep.equal(['ready', true, 1]);
+    });
+  });
+
+  it('a host change of the URL during a renewal ahead removes the frame behind at once', async () => {
+    const clock = sinon.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'], shouldAdvanceTime: true });
+    let give: (s: string) => void = () => {};
+    const el = document.createElement('svc-embed');
+    el.sessionProvider = () => new Promise<string>((resolve) => (give = resolve));
+    el.src = peerUrl(peer, null, '&session=host-session-1');
+    el.sessionExpiresAt = Date.now() + 600_000;
+    document.body.append(el);
+    await el.updateComplete;
+    const statuses: SvcStatusDetail[] = [];
+    // The peer has no `ready` in its URL: it says ready when told.
+    await peerLoaded(frameOf(el)!.contentWindow!);
+    await peerReady(frameOf(el)!.contentWindow!);
+    el.addEventListener('svc-status', (e) => statuses.push(e.detail));
+    await clock.tickAsync(540_000 + 100);
+    give('renewed-behind');
+    await clock.tickAsync(10);
+    while (frames(el).length < 2) await clock.tickAsync(10);
+    el.src = peerUrl(peer, null, '&session=host-session-2');
+    expect(frames(el).length).to.equal(1);
+    await el.updateComplete;
+    expect(frames(el).map((f) => new URL(f.src).searchParams.get('session'))).to.deep.equal(['host-session-2']);
+    expect(statuses.map((s) => s.status)).to.deep.equal(['loading']);
+  });
+});
