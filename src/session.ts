@@ -18,6 +18,9 @@ import type {
   SvcRenewalFailedReason,
   SvcStatusDetail,
 } from './events.js';
+// The element module imports this one, and this one reads these two constants at run time only (never while the
+// modules evaluate), so the cycle is harmless. They are the element's, where its manifest reads the default.
+import { DEFAULT_TIMEOUT, MAX_TIMEOUT } from './svc-embed.js';
 import type { SvcEmbedElement } from './svc-embed.js';
 
 /**
@@ -87,9 +90,6 @@ export const STATE: ReadonlyArray<{
 // opener's top (Firefox lets it), so popups keep the sandbox.
 const SANDBOX = 'allow-scripts allow-same-origin allow-forms allow-popups allow-downloads';
 
-export const DEFAULT_TIMEOUT = 15000;
-// setTimeout fires at once beyond this.
-export const MAX_TIMEOUT = 2147483647;
 // A fatal embed error whose name or context says this is a session problem, which a new session can fix.
 const SESSION_ERROR = /session|auth|token|expired/i;
 export const tag = '<svc-embed>';
@@ -125,7 +125,7 @@ export function expiryOf(value: unknown, what: string): number | undefined {
   if (value == null || value === '') return;
   const at =
     typeof value == 'string' || typeof value == 'number' || value instanceof Date
-      ? +new Date(/^\d+$/.test(value as string) ? +value : (value as string))
+      ? +new Date(/^\d+$/.test(value as string) ? +value : value)
       : NaN;
   if (at === at) return at;
   console.warn(`${tag}: ignoring ${what}: must be epoch milliseconds, an ISO 8601 date-time or a Date`);

@@ -3,7 +3,7 @@ import type { PropertyValues } from '@lit/reactive-element';
 import { SOURCE, isPlainObject, pathProblem, readEvent, sessionProblem } from '@svc-embed/protocol';
 import type { EmbedTheme } from '@svc-embed/protocol';
 import { resolveEmbedUrl } from './embed-url.js';
-import { DEFAULT_TIMEOUT, EmbedSession, MAX_TIMEOUT, STATE, expiryOf, tag } from './session.js';
+import { EmbedSession, STATE, expiryOf, tag } from './session.js';
 import type { SvcEmbedStatus, SvcEventDetail, SvcSessionAnswer } from './events.js';
 
 /**
@@ -11,6 +11,10 @@ import type { SvcEmbedStatus, SvcEventDetail, SvcSessionAnswer } from './events.
  * a false binding, and that must not turn exports on.
  */
 const flag = { fromAttribute: (value: string | null) => value !== null && value !== 'false' };
+
+export const DEFAULT_TIMEOUT = 15000;
+// setTimeout fires at once beyond this.
+export const MAX_TIMEOUT = 2147483647;
 
 // The properties the embed URL is built from.
 const URL_KEYS: PropertyKey[] = ['src', 'tenantOrigin', 'publicId', 'session', 'allowExport'];
@@ -45,7 +49,8 @@ const URL_KEYS: PropertyKey[] = ['src', 'tenantOrigin', 'publicId', 'session', '
  */
 export class SvcEmbedElement extends ReactiveElement {
   // Kept terse: these bytes ship in every bundle.
-  static override styles = unsafeCSS(`:host{display:block;position:relative;height:600px}:host([hidden]),[hidden]{display:none!important}
+  static override styles =
+    unsafeCSS(`:host{display:block;position:relative;height:600px}:host([hidden]),[hidden]{display:none!important}
 iframe{display:block;box-sizing:border-box;width:100%;height:100%;border:0}
 [part=loading],[part=error]{position:absolute;inset:0;display:flex;align-items:center;justify-content:center}
 [part=error]{padding:1em;text-align:center;background:#f4f4f5;color:#3f3f46}

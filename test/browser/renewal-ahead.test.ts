@@ -254,6 +254,47 @@ describe('renewal ahead of expiry', () => {
     });
   });
 
+  it('the gate: the frame behind is heard only from its own window, its events are not dispatched, and it swaps only at its own ready', async () => {
+    const clock = sinon.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'], shouldAdvanceTime: true });
+    const el = document.createElement('svc-embed');
+    el.sessionProvider = () => Promise.resolve('renewed-behind');
+    // The peer has no `ready` in its URL: the visible frame and the one behind say ready when told.
+    el.src = peerUrl(peer, null, '&session=host-session-1');
+    el.sessionExpiresAt = Date.now() + 600_000;
+    // A sibling frame of the same tenant origin, the page's own: it must never pass for the frame behind.
+    const sibling = document.createElement('iframe');
+    sibling.src = peerUrl(peer, null, '&session=sibling');
+    document.body.append(el, sibling);
+    await el.updateComplete;
+    const win = frameOf(el)!.contentWindow!;
+    await Promise.all([peerLoaded(win), peerLoaded(sibling.contentWindow!)]);
+    await peerReady(win);
+    const heard: string[] = [];
+    for (const name of ['svc-ready', 'svc-view', 'svc-status'] as const)
+      el.addEventListener(name, () => heard.push(name));
+    await clock.tickAsync(540_000 + 100);
+    while (frames(el).length < 2) await clock.tickAsync(10);
+    const behind = frames(el)[1].contentWindow!;
+    await peerLoaded(behind);
+    // Its view, before its ready: not dispatched, and no swap.
+    await peerPost(behind, [envelope('svc:event:view', { surface: 'dashboard', path: '/behind' })]);
+    // The sibling's ready, on the tenant's origin: ignored.
+    await peerReady(sibling.contentWindow!);
+    await clock.tickAsync(200);
+    expect([heard, frames(el).length, frameOf(el)!.contentWindow === win]).to.deep.equal([[], 2, true]);
+    // Its own ready: the swap, and the new session's svc-ready.
+    const swap = swapped(el, win);
+    await peerReady(behind);
+    expect(await swap).to.equal(behind);
+    expect([heard, frames(el).length, sessionOf(el), el.status]).to.deep.equal([
+      ['svc-ready'],
+      1,
+      'renewed-behind',
+      'ready',
+    ]);
+    sibling.remove();
+  });
+
   it('a host change of the URL during a renewal ahead removes the frame behind at once', async () => {
     const clock = sinon.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'], shouldAdvanceTime: true });
     let give: (s: string) => void = () => {};
