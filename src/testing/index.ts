@@ -14,7 +14,7 @@
 import '../define.js';
 import { SURFACES, buildEvent, domEventName, isPlainObject } from '@svc-embed/protocol';
 import type { EventEnvelope, EventPayloadMap, EventType, ReadyPayload, Surface } from '@svc-embed/protocol';
-import type { SvcActionDetail, SvcEvent, SvcMessageRejectedDetail } from '../events.js';
+import type { SvcActionDetail, SvcEvent, SvcMessageRejectedDetail, SvcSessionRenewalFailedDetail } from '../events.js';
 import type { SvcEmbedElement } from '../svc-embed.js';
 import { framePoster } from './frame.js';
 
@@ -45,6 +45,25 @@ export interface MountTestEmbedOptions {
   attributes?: Readonly<Record<string, string>>;
   /** Where the element is appended. Default `document.body`. */
   container?: ParentNode;
+  /**
+   * Milliseconds from now at which the host's session expires: sets the element's `sessionExpiresAt`. With a
+   * `sessionProvider`, the element then renews ahead of that expiry (see {@link renewAhead}).
+   */
+  expiresIn?: number;
+}
+
+/** What {@link renewAhead} resolves with: the swap's `svc-ready`, and the session the new frame was loaded with. */
+export interface RenewalResult {
+  event: SvcEvent<'svc:event:ready'>;
+  session: string | null;
+}
+
+/** What {@link renewAhead} rejects with when an attempt fails: its `svc-session-renewal-failed` detail. */
+export class RenewalFailedError extends Error {
+  constructor(readonly detail: SvcSessionRenewalFailedDetail) {
+    super(`${NAME}: renewAhead: attempt ${detail.attempt} of the renewal ahead of expiry failed (${detail.reason})`);
+    this.name = 'RenewalFailedError';
+  }
 }
 
 /** The defaults of {@link emitReady}'s payload. */
@@ -211,7 +230,9 @@ export function recordActions(el: SvcEmbedElement): ActionRecord {
  * @throws TypeError when `src` is not on the page's origin.
  */
 export async function mountTestEmbed(options: MountTestEmbedOptions = {}): Promise<SvcEmbedElement> {
-  const { src = testEmbedSrc(), attributes = {}, container = document.body } = options;
+  const { src = testEmbedSrc(), attributes = {}, container = document.body, expiresIn } = options;
+  if (expiresIn !== undefined && !Number.isFinite(expiresIn))
+    throw new TypeError(`${NAME}: mountTestEmbed: expiresIn must be a finite number of milliseconds`);
   const url = new URL(src, location.href);
   if (url.origin !== location.origin) {
     throw new TypeError(
@@ -223,6 +244,7 @@ export async function mountTestEmbed(options: MountTestEmbedOptions = {}): Promi
   const el = document.createElement('svc-embed');
   for (const [name, value] of Object.entries(attributes)) el.setAttribute(name, value);
   el.setAttribute('src', url.href);
+  if (expiresIn !== undefined) el.sessionExpiresAt = Date.now() + expiresIn;
   container.append(el);
   try {
     const { frame } = await drivable(el, 'mountTestEmbed');
@@ -232,4 +254,64 @@ export async function mountTestEmbed(options: MountTestEmbedOptions = {}): Promi
     throw error;
   }
   return el;
+}
+
+/**
+ * Plays the embed's side of the element's next renewal ahead of expiry: waits for the frame the element loads
+ * behind the visible one (which needs a `sessionProvider` and a known expiry: {@link MountTestEmbedOptions.expiresIn}),
+ * says ready from it with {@link READY_DEFAULTS} and `payload`'s fields over them, and reports the view of each path
+ * the element navigates it to. Resolves at the swap with its `svc-ready` and the new session (from the new frame's
+ * URL). Rejects with a {@link RenewalFailedError} when the attempt fails (the provider rejected, hung or gave a bad
+ * session): call it again to play the retry. The element's own timing applies: with fake timers, tick them.
+ */
+export function renewAhead(el: SvcEmbedElement, payload: Partial<ReadyPayload> = {}): Promise<RenewalResult> {
+  checkElement(el, 'renewAhead');
+  if (!isPlainObject(payload)) throw new TypeError(`${NAME}: renewAhead(el, payload): payload must be a plain object`);
+  const root = el.shadowRoot!;
+  const visible = root.querySelector('iframe');
+  return new Promise<RenewalResult>((resolve, reject) => {
+    let behind: HTMLIFrameElement | undefined;
+    const onFailed = (e: Event) => {
+      stop();
+      reject(new RenewalFailedError((e as CustomEvent<SvcSessionRenewalFailedDetail>).detail));
+    };
+    const onReady = (e: Event) => {
+      if (!behind || root.querySelector('iframe') !== behind) return;
+      stop();
+      resolve({ event: e as SvcEvent<'svc:event:ready'>, session: new URL(behind.src).searchParams.get('session') });
+    };
+    // The frame behind: a second frame in the shadow root, after the visible one (already there, or to come).
+    const look = () => {
+      const frame = [...root.querySelectorAll('iframe')].find((f) => f !== visible);
+      if (!frame || behind) return;
+      behind = frame;
+      play(frame).catch((error: unknown) => {
+        stop();
+        reject(error);
+      });
+    };
+    const observer = new MutationObserver(look);
+    const stop = () => {
+      observer.disconnect();
+      el.removeEventListener('svc-session-renewal-failed', onFailed, true);
+      el.removeEventListener('svc-ready', onReady, true);
+    };
+    const play = async (frame: HTMLIFrameElement) => {
+      const post = await framePoster(frame);
+      const origin = el.ownerDocument.defaultView!.location.origin;
+      const send = <T extends EventType>(type: T, body: EventPayloadMap[T]) =>
+        post(buildEvent(type, 'dashboard', body), origin);
+      // The element navigates the frame behind to the viewer's path: the embed reports its view there.
+      frame.contentWindow!.addEventListener('message', (e: MessageEvent) => {
+        const data = e.data as { type?: unknown; payload?: { path?: unknown } } | null;
+        if (data?.type === 'svc:action:navigate' && typeof data.payload?.path === 'string')
+          send('svc:event:view', { surface: 'dashboard', path: data.payload.path });
+      });
+      send('svc:event:ready', { ...READY_DEFAULTS, ...payload });
+    };
+    el.addEventListener('svc-session-renewal-failed', onFailed, true);
+    el.addEventListener('svc-ready', onReady, true);
+    observer.observe(root, { childList: true });
+    look();
+  });
 }

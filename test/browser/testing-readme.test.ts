@@ -1,5 +1,5 @@
-// The unit-test example of docs/testing.md ("Unit and component tests"), run as written: the component,
-// then its test. Only the module specifiers are mapped to this repository's modules.
+// The unit-test examples of docs/testing.md ("Unit and component tests"), run as written: the component,
+// then its test, then the session provider's test. Only the module specifiers are mapped to this repository's modules.
 import * as openWc from '@open-wc/testing';
 import * as testing from '../../src/testing/index.js';
 import { cleanup } from './helpers.js';
@@ -40,14 +40,45 @@ function asBody(code: string, modules: Record<string, unknown>): string {
 
 const AsyncFunction = (async () => {}).constructor as new (...args: string[]) => (...args: unknown[]) => Promise<void>;
 
-describe('docs/testing.md: the unit test example', () => {
+/** Runs a test block of the page as a test file would: its describe/it/afterEach collected, then run in order. */
+async function runTestBlock(code: string, modules: Record<string, unknown>): Promise<string[]> {
+  const tests: Array<[string, () => unknown]> = [];
+  const afterEachHooks: Array<() => unknown> = [];
+  const prefix: string[] = [];
+  const shims = {
+    describe: (name: string, body: () => void) => {
+      prefix.push(name);
+      body();
+      prefix.pop();
+    },
+    it: (name: string, body: () => unknown) => tests.push([[...prefix, name].join(' '), body]),
+    afterEach: (hook: () => unknown) => afterEachHooks.push(hook),
+  };
+  await new AsyncFunction('modules', 'describe', 'it', 'afterEach', asBody(code, modules))(
+    modules,
+    shims.describe,
+    shims.it,
+    shims.afterEach,
+  );
+  for (const [, body] of tests) {
+    try {
+      await body();
+    } finally {
+      for (const hook of afterEachHooks) await hook();
+    }
+  }
+  return tests.map(([name]) => name);
+}
+
+describe('docs/testing.md: the unit test examples', () => {
   after(cleanup);
 
-  it('the component and its test run as written, and pass', async () => {
+  it("the component and its test run as written, and pass; so does the session provider's test", async function () {
+    this.timeout(30_000);
     const blocks = await examples();
-    // Both blocks, or the page has lost one: a block that is no longer run is a failure, not a pass.
-    expect(blocks).to.have.length(2);
-    const [component, test] = blocks;
+    // Every block, or the page has lost one: a block that is no longer run is a failure, not a pass.
+    expect(blocks).to.have.length(3);
+    const [component, test, provider] = blocks;
     expect(component).to.include('// export-panel.js');
     expect(test).to.include("from 'svc-embed/testing'");
     const modules = { '@open-wc/testing': openWc, 'svc-embed/testing': testing, './export-panel.js': {} };
@@ -55,34 +86,17 @@ describe('docs/testing.md: the unit test example', () => {
     await new AsyncFunction('modules', asBody(component, modules))(modules);
     expect(customElements.get('export-panel')).to.be.a('function');
 
-    // The example's describe/it/afterEach, collected and then run here in order.
-    const tests: Array<[string, () => unknown]> = [];
-    const afterEachHooks: Array<() => unknown> = [];
-    const prefix: string[] = [];
-    const shims = {
-      describe: (name: string, body: () => void) => {
-        prefix.push(name);
-        body();
-        prefix.pop();
-      },
-      it: (name: string, body: () => unknown) => tests.push([[...prefix, name].join(' '), body]),
-      afterEach: (hook: () => unknown) => afterEachHooks.push(hook),
-    };
-    await new AsyncFunction('modules', 'describe', 'it', 'afterEach', asBody(test, modules))(
-      modules,
-      shims.describe,
-      shims.it,
-      shims.afterEach,
-    );
-    expect(tests.map(([name]) => name)).to.deep.equal(['<export-panel> shows the export and refreshes the embed']);
-    for (const [, body] of tests) {
-      try {
-        await body();
-      } finally {
-        for (const hook of afterEachHooks) await hook();
-      }
-    }
+    expect(await runTestBlock(test, modules)).to.deep.equal([
+      '<export-panel> shows the export and refreshes the embed',
+    ]);
     // Its afterEach removed the panel, and the embed in it.
     expect(document.querySelector('export-panel, svc-embed')).to.equal(null);
+
+    expect(provider).to.include('renewAhead');
+    expect(await runTestBlock(provider, modules)).to.deep.equal([
+      'the session provider renews ahead of expiry, behind the visible frame',
+      'the session provider reports a failed attempt, and the visible frame stays',
+    ]);
+    expect(document.querySelector('svc-embed')).to.equal(null);
   });
 });
