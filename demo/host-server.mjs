@@ -16,6 +16,8 @@ const PAGES = {
   '/index.html': 'index.html',
   '/compare': 'compare.html',
   '/compare.html': 'compare.html',
+  '/sessions': 'sessions.html',
+  '/sessions.html': 'sessions.html',
 };
 const TENANT = /^[A-Za-z0-9]{1,32}$/;
 

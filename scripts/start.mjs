@@ -85,6 +85,7 @@ console.log(`
 
   Demo host        ${host.origin}/            (playground; ${hostAlias}/ works too)
                    ${host.origin}/compare     (two embeds side by side)
+                   ${host.origin}/sessions    (four dashboards, one session provider call per expiry)
                    ${host.origin}/session?tenant=acme&ttl=20   (a fresh session, for a session provider)
 
 ${indent(describeTenant(tenant))}

@@ -73,11 +73,14 @@ let surface = 'dashboard:sales-overview';
 let form = 'src';
 /** The running scenario: 'origin', 'expiring', 'loading' or none. */
 let scenario;
-/** The session of the "expiring" scenario, and how long the session being loaded lives. */
+/** The session of the "expiring" scenario and its expiry (ISO 8601, as the tenant gives it). */
 let scenarioSession;
-let ttlSeconds;
-/** The session the element renewed to, since this page last set the URL. */
+let scenarioExpiresAt;
+/** How many sessions the "expiring" scenario has swapped in ahead of expiry. */
+let swaps = 0;
+/** The session the element renewed to, since this page last set the URL, and its expiry (epoch ms). */
 let renewedSession;
+let renewedExpiresAt;
 /** The filter the embed has applied, as this page sent it: {dimension, value}, or none. */
 let applied;
 
@@ -124,6 +127,8 @@ function setUrl() {
   const [, publicId] = surface.split(':');
   renewedSession = undefined;
   for (const name of ['src', 'tenant-origin', 'public-id', 'session']) embed.removeAttribute(name);
+  // The expiry belongs to this page's session value: the element renews ahead of it with the provider.
+  embed.sessionExpiresAt = scenario === 'expiring' ? scenarioExpiresAt : null;
   if (form === 'parts') {
     embed.setAttribute('tenant-origin', config.tenantOrigin);
     embed.setAttribute('public-id', publicId);
@@ -164,23 +169,25 @@ function renderPreview() {
 
 // ---- sessions: the provider asks this page's server, as a customer's backend would be asked
 
+/** A fresh session from this page's server: `{session}`, and with a ttl also `{ttlSeconds, expiresAt}`. */
 async function mintSession({ ttl } = {}) {
   const q = new URLSearchParams({ tenant: tenantName() });
   if (ttl) q.set('ttl', String(ttl));
   const res = await fetch(`/session?${q}`);
   if (!res.ok) throw new Error(`GET /session answered ${res.status}`);
-  ttlSeconds = ttl;
-  return (await res.json()).session;
+  return res.json();
 }
 
 async function provider() {
-  // In the scenario, renewed sessions last a minute: the element refuses a second automatic renewal
-  // within 30 s of the last one (a loop guard), and a minute leaves time to watch.
-  const ttl = scenario === 'expiring' ? 60 : undefined;
+  // In the scenario, every session lasts 20 s, and the provider says when it ends: the element renews ahead of it.
+  const ttl = scenario === 'expiring' ? 20 : undefined;
   log.note(
     `sessionProvider called: GET /session?tenant=${tenantName()}${ttl ? `&ttl=${ttl}` : ''} mints a fresh session`,
   );
-  return (renewedSession = await mintSession({ ttl }));
+  const { session, expiresAt } = await mintSession({ ttl });
+  renewedSession = session;
+  renewedExpiresAt = Date.parse(expiresAt);
+  return expiresAt ? { session, expiresAt } : session;
 }
 
 function useProvider(on) {
@@ -193,7 +200,7 @@ async function renew() {
     if (embed.sessionProvider) await embed.renewSession();
     else {
       log.note('renewSession(session) with a session this page fetched from GET /session');
-      await embed.renewSession((renewedSession = await mintSession()));
+      await embed.renewSession((renewedSession = (await mintSession()).session));
     }
   } catch (error) {
     log.note(`renewSession() failed: ${error.reason ?? error.message}`);
@@ -203,12 +210,12 @@ async function renew() {
 // ---- the session countdown of the "expiring" scenario
 
 let countdown;
-function startCountdown(seconds) {
+function startCountdown(ends) {
   clearInterval(countdown);
-  const ends = Date.now() + seconds * 1000;
   const tick = () => {
     const left = Math.ceil((ends - Date.now()) / 1000);
-    $('countdown').textContent = left > 0 ? `session ends in ${left} s` : 'session ended';
+    $('countdown').textContent =
+      (left > 0 ? `session ends in ${left} s` : 'session ended') + (swaps ? ` · ${swaps} renewed ahead` : '');
     if (left <= 0) clearInterval(countdown);
   };
   $('countdown').hidden = false;
@@ -374,17 +381,27 @@ async function wrongOrigin() {
 async function expiring() {
   setScenario(
     'expiring',
-    'A 20-second session. When it ends the embed reports a fatal session error; the element calls the session provider, ' +
-      'reloads with the new session, re-sends the state and navigates back to the page the viewer was on.',
+    'Sessions of 20 s whose expiry the element knows. 5 s before each ends, it asks the session provider for the next ' +
+      'one, loads it in a hidden frame behind this one with the filter and the scheme, navigates it to the page the ' +
+      'viewer is on, and swaps when it shows it: no overlay, no flash. The log shows each swap.',
   );
   setSurface('dashboard:sales-overview');
   setTimeoutControl('');
   useProvider(true);
-  log.note('Scenario "Session expiring in 20 s": GET /session?ttl=20 mints the first session; sessionProvider is set');
-  scenarioSession = await mintSession({ ttl: 20 });
+  swaps = 0;
+  log.note(
+    'Scenario "Session expiring in 20 s": GET /session?ttl=20 mints the first session; sessionExpiresAt and sessionProvider are set',
+  );
+  ({ session: scenarioSession, expiresAt: scenarioExpiresAt } = await mintSession({ ttl: 20 }));
   await load();
   await embed.whenReady();
-  log.note('whenReady() resolved: now navigate("/details"), the viewer\'s place to keep');
+  log.note('whenReady() resolved: now the dark scheme, a filter and navigate("/details"): the viewer\'s place to keep');
+  pick('color-scheme', 'dark');
+  embed.setAttribute('color-scheme', 'dark');
+  $('filter-dimension').value = 'region';
+  fillValues();
+  $('filter-value').value = 'EMEA';
+  sendFilter('region', 'EMEA');
   embed.navigate('/details');
 }
 
@@ -549,7 +566,19 @@ async function main() {
 
   embed.addEventListener('svc-status', (e) => onStatus(e.detail));
   embed.addEventListener('svc-ready', () => {
-    if (scenario === 'expiring' && ttlSeconds) startCountdown(ttlSeconds);
+    if (scenario !== 'expiring') return;
+    const session = new URL(embed.shadowRoot.querySelector('iframe').src).searchParams.get('session');
+    if (session === scenarioSession) return startCountdown(Date.parse(scenarioExpiresAt));
+    swaps++;
+    log.note(
+      `Renewed ahead of expiry (${swaps}): the new session's frame, loaded behind this one and on the viewer's page, took its place; status stayed ready`,
+    );
+    startCountdown(renewedExpiresAt);
+    renderPreview();
+  });
+  embed.addEventListener('svc-session-renewal-failed', (e) => {
+    const { attempt, reason } = e.detail;
+    log.note(`Renewal ahead of expiry failed (attempt ${attempt}, ${reason}): the visible frame stays; retrying`);
   });
   embed.addEventListener('svc-status', (e) => {
     if (scenario !== 'expiring') return;

@@ -150,6 +150,16 @@ const STATES = [
       }
     },
   },
+  {
+    name: 'demo host: four dashboards sharing a session provider',
+    url: () => `${host.origin}/sessions`,
+    // The fourth pane has its own scheme (dark), whatever the page's.
+    fixedFrameSchemes: true,
+    async setup(page) {
+      await page.waitForFunction(pills, { timeout: MINUTE, polling: 100 }, 'ready');
+      await framesSettled(page, 4);
+    },
+  },
   // What a browser shows at the tenant's own address.
   { name: 'tenant: its root page', url: tenantPage('/'), async setup() {} },
   {

@@ -22,8 +22,8 @@ const json = async (url, init) => {
 };
 
 describe('demo host pages', () => {
-  test('the playground, the compare page and the tenant origin', async () => {
-    for (const p of ['/', '/index.html', '/compare', '/compare.html']) {
+  test('the playground, the compare page, the four dashboards page and the tenant origin', async () => {
+    for (const p of ['/', '/index.html', '/compare', '/compare.html', '/sessions', '/sessions.html']) {
       const res = await fetch(host.origin + p);
       assert.equal(res.status, 200, p);
       assert.match(res.headers.get('content-type'), /text\/html/);

@@ -950,6 +950,30 @@ function suite(engine, launch) {
     });
   });
 
+  describe('four dashboards page', () => {
+    test('four embeds sharing a provider ask it once per expiry, and swap behind their visible frames', async () => {
+      await withPage('/sessions', async (p) => {
+        for (const id of ['embed-1', 'embed-2', 'embed-3', 'embed-4'])
+          await waitEvent('svc-ready', { p, where: (_, e) => e.id === id });
+        const since = await mark(p);
+        // One expiry: four swaps, one provider call.
+        for (const id of ['embed-1', 'embed-2', 'embed-3', 'embed-4'])
+          await waitEvent('svc-ready', { p, since, timeout: MINUTE, where: (_, e) => e.id === id });
+        assert.equal(await p.$eval('#calls', (e) => e.textContent), '1');
+        assert.equal(await p.$eval('#swaps', (e) => e.textContent), '4');
+        assert.equal(await p.$eval('#statuses', (e) => e.textContent), '0');
+        assert.deepEqual(
+          (await eventsSince(since, p)).filter((e) => e.name === 'svc-status'),
+          [],
+        );
+        const frames = await p.$$eval('svc-embed', (els) =>
+          els.map((e) => new URL(e.shadowRoot.querySelector('iframe').src).searchParams.get('session')),
+        );
+        assert.equal(new Set(frames).size, 1);
+      });
+    });
+  });
+
   describe('side-by-side page', () => {
     test('two embeds of one tenant origin keep their events apart, and the labels follow the state', async () => {
       await withPage('/compare', async (p) => {
@@ -1088,63 +1112,64 @@ function suite(engine, launch) {
       });
     });
 
-    test('"Session expiring in 20 s": expiry, automatic renewal through the provider, the path restored, and the log telling it', async () => {
+    test('"Session expiring in 20 s": two renewals ahead of expiry, each swapped in behind the visible frame on /details, with the scheme and the filter, and no status change', async () => {
       await scenario('expiring', async (p, since) => {
         const first = await waitEvent('svc-ready', { p, since });
-        const went = await waitEvent('svc-view', { p, since, where: (d) => d.payload.path === '/details' });
-        const expired = await waitEvent('svc-error', { p, since, timeout: 2 * MINUTE, where: (d) => d.payload.fatal });
-        assert.deepEqual(
-          [expired.detail.payload.name, expired.detail.payload.context],
-          ['SessionExpiredError', 'auth'],
+        await waitEvent('svc-view', { p, since, where: (d) => d.payload.path === '/details' });
+        const ready = (await eventsSince(0, p)).findIndex(
+          (e) => e.name === 'svc-ready' && e.detail.timestamp === first.detail.timestamp,
         );
-        const events = async () => (await eventsSince(since, p)).map((e, i) => ({ ...e, i }));
-        const renewing = await waitEvent('svc-status', { p, since, where: (d) => d.reason === 'session-renewal' });
-        const second = await waitEvent('svc-ready', { p, since, where: (d) => d.timestamp > first.detail.timestamp });
-        const restored = await waitEvent('svc-view', {
-          p,
-          since,
-          where: (d) => d.payload.path === '/details' && d.timestamp > second.detail.timestamp,
-        });
-        assert.ok(restored && went);
-        // In order: the fatal error, the renewal, the new ready; the element sent navigate('/details') by itself.
-        const all = await events();
-        const at = (pred) => all.findIndex(pred);
-        const iError = at((e) => e.name === 'svc-error' && e.detail.payload.fatal);
-        const iRenew = at((e) => e.name === 'svc-status' && e.detail.reason === 'session-renewal');
-        const iReady = at((e) => e.name === 'svc-ready' && e.detail.timestamp === second.detail.timestamp);
-        const iNavigate = all.findIndex(
-          (e, i) => i > iRenew && e.name === 'svc-action' && e.detail.type === 'svc:action:navigate',
-        );
-        assert.ok(
-          iError < iRenew && iRenew < iNavigate && iNavigate < iReady,
-          JSON.stringify({ iError, iRenew, iNavigate, iReady }),
-        );
-        assert.deepEqual(all[iNavigate].detail.payload, { path: '/details' });
-        assert.ok(renewing);
-        // Both are minted by the tenant (through the demo host's /session): the frame is on the renewed one, the
-        // host's src still names the first.
-        const renewed = await p.$eval('#embed', (e) =>
-          new URL(e.shadowRoot.querySelector('iframe').src).searchParams.get('session'),
-        );
+        let previous = first;
+        const sessions = new Set();
+        for (let swap = 1; swap <= 2; swap++) {
+          const next = await waitEvent('svc-ready', {
+            p,
+            since: ready,
+            timeout: 2 * MINUTE,
+            where: (d) => d.timestamp > previous.detail.timestamp,
+          });
+          previous = next;
+          // The frame in view is the new session's, on the viewer's page, with the scheme and the filter.
+          sessions.add(
+            await p.$eval('#embed', (e) =>
+              new URL(e.shadowRoot.querySelector('iframe').src).searchParams.get('session'),
+            ),
+          );
+          assert.equal(
+            await inEmbed(
+              () =>
+                document.documentElement.dataset.effectiveScheme === 'dark' &&
+                document.querySelector('.chip .chip-value')?.textContent === 'EMEA' &&
+                document.querySelector('.tab.active')?.textContent,
+              undefined,
+              'embed',
+              p,
+            ),
+            'Orders',
+          );
+          assert.equal(await p.$eval('#embed', (e) => e.shadowRoot.querySelectorAll('iframe').length), 1);
+        }
+        // Two sessions minted by the tenant, neither the one the page set; the host's src still names the first.
         const original = await p.$eval('#embed', (e) => new URL(e.src).searchParams.get('session'));
-        assert.match(renewed, /^demo-acme-exp[0-9]{13}-/);
-        assert.match(original, /^demo-acme-exp[0-9]{13}-/);
-        assert.notEqual(renewed, original);
-        assert.equal(
-          await inEmbed(() => document.querySelector('.tab.active')?.textContent, undefined, 'embed', p),
-          'Orders',
+        assert.equal(sessions.size, 2);
+        for (const session of [...sessions, original]) assert.match(session, /^demo-acme-exp[0-9]{13}-/);
+        assert.ok(!sessions.has(original));
+        // Since the first ready, the viewer saw no status change and no fatal error.
+        const after = (await eventsSince(ready, p)).filter(
+          (e) => e.name === 'svc-status' || (e.name === 'svc-error' && e.detail.payload.fatal),
         );
-        // The log tells the story, newest first.
+        assert.deepEqual(after, []);
+        assert.equal(await p.$eval('#embed', (e) => e.status), 'ready');
+        // The log tells the story, newest first: a provider call, then a swap, twice.
         const story = (await logEntries(p)).reverse();
         const find = (pred, from = 0) => story.findIndex((e, i) => i >= from && pred(e));
-        const sError = find((e) => e.event === 'svc-error' && /fatal · SessionExpiredError/.test(e.text));
-        const sRenew = find((e) => e.kind === 'status' && e.text === 'ready → loading · session-renewal', sError);
-        const sProvider = find((e) => e.kind === 'note' && /sessionProvider called/.test(e.text), sRenew);
-        const sNavigate = find((e) => e.action === 'svc:action:navigate' && e.text === '/details', sProvider);
-        const sReady = find((e) => e.kind === 'status' && e.text === 'loading → ready', sNavigate);
+        const call1 = find((e) => e.kind === 'note' && /sessionProvider called/.test(e.text));
+        const swap1 = find((e) => e.kind === 'note' && /^Renewed ahead of expiry \(1\)/.test(e.text), call1);
+        const call2 = find((e) => e.kind === 'note' && /sessionProvider called/.test(e.text), swap1);
+        const swap2 = find((e) => e.kind === 'note' && /^Renewed ahead of expiry \(2\)/.test(e.text), call2);
         assert.ok(
-          [sError, sRenew, sProvider, sNavigate, sReady].every((i) => i >= 0),
-          JSON.stringify({ sError, sRenew, sProvider, sNavigate, sReady }),
+          [call1, swap1, call2, swap2].every((i) => i >= 0),
+          JSON.stringify({ call1, swap1, call2, swap2 }),
         );
       });
     });

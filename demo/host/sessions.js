@@ -1,0 +1,91 @@
+// Four embeds of one tenant sharing one session provider: each renews ahead of expiry behind its visible frame,
+// and renewals of one provider and one tenant origin share one provider call.
+import { statusText, elementReady, hostConfig } from './events.js';
+
+const $ = (id) => document.getElementById(id);
+const TTL = 20;
+// Each element's dashboard and the in-embed path it goes to once ready.
+const BOARDS = [
+  ['sales-overview', '/'],
+  ['support-ops', '/'],
+  ['sales-overview', '/details'],
+  ['support-ops', '/'],
+];
+
+let calls = 0;
+let swaps = 0;
+let statuses = 0;
+let expiresAt = 0;
+
+function note(text) {
+  const item = document.createElement('li');
+  item.className = 'entry note ev-note';
+  item.textContent = `${new Date().toLocaleTimeString('en-GB', { hour12: false })} · ${text}`;
+  $('log').prepend(item);
+  while ($('log').children.length > 60) $('log').lastChild.remove();
+}
+
+/** This page's backend, asked for a session that lasts 20 s: `{ session, expiresAt }`. */
+async function mint() {
+  const res = await fetch(`/session?tenant=acme&ttl=${TTL}`);
+  if (!res.ok) throw new Error(`GET /session answered ${res.status}`);
+  const { session, expiresAt: at } = await res.json();
+  expiresAt = Date.parse(at);
+  return { session, expiresAt: at };
+}
+
+/** The one provider of all four elements. */
+async function provider() {
+  calls++;
+  $('calls').textContent = String(calls);
+  note(`sessionProvider called (call ${calls}): GET /session?tenant=acme&ttl=${TTL}`);
+  return mint();
+}
+
+function tick() {
+  const left = Math.ceil((expiresAt - Date.now()) / 1000);
+  $('countdown').textContent = expiresAt ? `the session in view ends in ${Math.max(left, 0)} s` : '';
+}
+
+async function main() {
+  if (!(await elementReady())) {
+    $('build-warning').hidden = false;
+    return;
+  }
+  const { tenantOrigin } = await hostConfig();
+  $('tenant-origin').textContent = tenantOrigin;
+  // The first session, for all four: one call of this page's own at start.
+  const first = await mint();
+  note('GET /session?tenant=acme&ttl=20 minted the first session, for all four');
+  for (const [i, [board, path]] of BOARDS.entries()) {
+    const embed = $(`embed-${i + 1}`);
+    const state = $(`state-${i + 1}`);
+    const { title } = embed;
+    const url = new URL(`/embed/dashboard/${board}`, tenantOrigin);
+    url.searchParams.set('session', first.session);
+    embed.sessionProvider = provider;
+    embed.sessionExpiresAt = first.expiresAt;
+    embed.setAttribute('src', url.href);
+    let ready = false;
+    embed.addEventListener('svc-status', (e) => {
+      state.dataset.state = e.detail.status;
+      state.textContent = statusText(e.detail.status, e.detail.reason);
+      if (ready) $('statuses').textContent = String(++statuses);
+    });
+    embed.addEventListener('svc-ready', () => {
+      if (!ready) {
+        ready = true;
+        if (path !== '/') embed.navigate(path);
+        return;
+      }
+      $('swaps').textContent = String(++swaps);
+      note(`${title}: the new session's frame took over, on the viewer's page; status stayed ready`);
+    });
+    embed.addEventListener('svc-session-renewal-failed', (e) =>
+      note(`${title}: renewal attempt ${e.detail.attempt} failed (${e.detail.reason}); the visible frame stays`),
+    );
+  }
+  setInterval(tick, 250);
+}
+
+main();
