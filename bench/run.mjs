@@ -16,7 +16,7 @@ import { LABELS, launch } from './lib/browsers.mjs';
 import { startPages } from './lib/pages-server.mjs';
 import { buildIfStale, root } from './lib/proc.mjs';
 import { table } from './lib/table.mjs';
-import { mountSuite, readySuite } from './suites/lifecycle.mjs';
+import { mountSuite, readySuite, renewalSuite } from './suites/lifecycle.mjs';
 import { messageSuite } from './suites/messages.mjs';
 import { restSuite } from './suites/rest.mjs';
 import { minify, sizeSuite } from './suites/sizes.mjs';
@@ -41,6 +41,7 @@ const CONFIG = opts.quick
       messages: { rounds: 3, burst: 10_000, synthetic: 10_000, flood: 100_000 },
       mount: { rounds: 5, cycles: 50, leakCycles: 200 },
       ready: { rounds: 8 },
+      renewal: { rounds: 2 },
     }
   : // A synthetic run lasts about 0.1 s, and one burst of load from elsewhere moves it by tens of percent:
     // its median takes three times the rounds.
@@ -49,6 +50,7 @@ const CONFIG = opts.quick
       messages: { rounds: 21, syntheticRounds: 63, burst: 10_000, synthetic: 10_000, flood: 100_000 },
       mount: { rounds: 41, cycles: 100, leakCycles: 1000 },
       ready: { rounds: 40 },
+      renewal: { rounds: 5 },
     };
 
 const started = Date.now();
@@ -100,8 +102,10 @@ if (only.has('messages') || only.has('lifecycle')) {
         if (only.has('messages'))
           await attempt(`messages-${name}`, rows, raw, () => messageSuite({ ...ctx, ...CONFIG.messages }));
         if (only.has('lifecycle') && name !== 'firefox-1p') {
-          if (name === 'chromium')
+          if (name === 'chromium') {
             await attempt('mount-chromium', rows, raw, () => mountSuite({ ...ctx, ...CONFIG.mount }));
+            await attempt('renewal-chromium', rows, raw, () => renewalSuite({ ...ctx, ...CONFIG.renewal }));
+          }
           await attempt(`ready-${name}`, rows, raw, () => readySuite({ ...ctx, ...CONFIG.ready }));
         }
       } catch (err) {

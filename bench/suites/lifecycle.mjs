@@ -86,3 +86,46 @@ export async function readySuite({ browser, name, label = name, pages, rounds, l
     await tab.close().catch(() => {});
   }
 }
+
+/**
+ * Chromium, against the simulated tenant: the renewal gap, the time during one session renewal when the viewer has
+ * no ready dashboard on view (bench/pages/renewal.js), ahead of expiry against after it (today's path).
+ */
+export async function renewalSuite({ browser, pages, rounds, log }) {
+  const { startTenant } = await import('../../packages/tenant/dist/index.js');
+  const tenant = await startTenant({ port: 0 });
+  const tab = await browser.newPage();
+  try {
+    // Sessions from the tenant's session-generation API, as a customer's backend gets them.
+    await tab.exposeFunction('mint', async (ttlSeconds) => {
+      const res = await fetch(`${tenant.origin}/api/v1/embed/sessions`, {
+        method: 'POST',
+        headers: { authorization: 'Bearer demo-admin-key', 'content-type': 'application/json' },
+        body: JSON.stringify({ embedTenant: 'acme', ttlSeconds }),
+      });
+      if (res.status !== 201) throw new Error(`POST /api/v1/embed/sessions: HTTP ${res.status}`);
+      const { session, expiresAt } = await res.json();
+      return { session, expiresAt };
+    });
+    await tab.goto(`${pages.hostOrigin}/renewal.html`);
+    await tab.waitForFunction(() => window.bench !== undefined);
+    log(`chromium: renewal gap, ${rounds} rounds…`);
+    const runs = await alternate(
+      ['ahead', 'expiry'],
+      rounds,
+      (mode) => tab.evaluate((m, origin) => window.bench.renewalGap(m, origin), mode, tenant.origin),
+      { warmup: 0 },
+    );
+    const row = compare(
+      'renewal gap, chromium, simulated tenant: no ready dashboard on view, ahead of expiry against after it',
+      runs.ahead,
+      runs.expiry,
+      0,
+      'ms',
+    );
+    return { rows: [row], raw: { runs } };
+  } finally {
+    await tab.close().catch(() => {});
+    await tenant.close();
+  }
+}
