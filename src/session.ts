@@ -1,11 +1,4 @@
-import {
-  colorSchemeProblem,
-  domEventName,
-  EVENT_TYPES,
-  filterProblem,
-  localeProblem,
-  pathProblem,
-} from '@svc-embed/protocol';
+import { colorSchemeProblem, domEventName, filterProblem, localeProblem, pathProblem } from '@svc-embed/protocol';
 import { sessionProblem, SOURCE, themeProblem } from '@svc-embed/protocol';
 import type { ActionType, AnyEventDetail } from '@svc-embed/protocol';
 import { hostSession, resolveEmbedUrl } from './embed-url.js';
@@ -62,6 +55,7 @@ type Ready = SvcEventDetail<'svc:event:ready'>;
 
 /** A renewal ahead of expiry: its session once there is one (its frame is `behind`), its ready, and the path sent. */
 interface Ahead {
+  call?: Call;
   answer?: NonNullable<Answer>;
   ready?: Ready;
   path?: string;
@@ -96,12 +90,6 @@ export const tag = '<svc-embed>';
 const RENEWAL_FAILED = 'session-renewal-failed';
 const NOT_RENEWED = `${tag}: the session could not be renewed`;
 
-/** `svc:event:ready` → `svc-ready`, worked out once. */
-const DOM_NAMES = Object.fromEntries(EVENT_TYPES.map((type) => [type, domEventName(type)])) as Record<
-  string,
-  keyof SvcEmbedEventMap
->;
-
 /**
  * What identifies a resolved URL: the URL, the refusal's reason, or '' when there is nothing to load. The query is
  * compared by its decoded pairs, so that a host writing `%20` for `+` or `%7E` for `~` changes nothing.
@@ -123,10 +111,8 @@ const originOf = (result: EmbedUrlResult | undefined) => (result && 'origin' in 
  */
 export function expiryOf(value: unknown, what: string): number | undefined {
   if (value == null || value === '') return;
-  const at =
-    typeof value == 'string' || typeof value == 'number' || value instanceof Date
-      ? +new Date(/^\d+$/.test(value as string) ? +value : value)
-      : NaN;
+  // Other types read as whatever Date makes of them: NaN, or a time long past (which schedules nothing).
+  const at = +new Date(typeof value == 'string' && /^\d+$/.test(value) ? +value : (value as string));
   if (at === at) return at;
   console.warn(`${tag}: ignoring ${what}: must be epoch milliseconds, an ISO 8601 date-time or a Date`);
 }
@@ -134,37 +120,51 @@ export function expiryOf(value: unknown, what: string): number | undefined {
 /** A provider's answer, checked: a well-formed session and its expiry (`undefined` when unknown), or undefined. */
 type Answer = { session: string; expiresAt?: number } | undefined;
 
-/**
- * The provider calls by provider and embed origin: elements of one tenant that renew together ask the backend once,
- * and those of two tenants never share. Each is its checked answer, until when another element may take it, and its
- * expiry: while in flight, the bound of the wait that started it, and none yet; then 5 s before the answer's expiry
- * (never, when it is unknown or the call failed), and that expiry.
- */
-const calls = new WeakMap<object, Record<string, [Promise<Answer>, number, number?]>>();
+/** A provider call: its checked answer, until when another element may take it, its expiry, and when it began. */
+interface Call {
+  answer: Promise<Answer>;
+  until: number;
+  expiresAt?: number;
+  at: number;
+}
 
 /**
- * The provider's checked answer: the call in flight, or, for a renewal ahead of expiry (`after` is the current
- * session's expiry), a settled answer that expires later and is not due for renewal itself; else a new call, which
- * others may join for `bound` ms.
+ * The provider calls by provider and embed origin: elements of one tenant that renew together ask the backend once,
+ * and those of two tenants (or of a URL that was refused, whose origin is '') never share. A call may be taken while
+ * in flight, for the bound of the wait that began it; once answered, until 5 s before the answer's expiry (never, when
+ * it is unknown), and only by a renewal ahead of an earlier expiry. Only by an element whose session began strictly
+ * before the call did (`since`, epoch ms): a session the host changed since gets a call of its own.
  */
-function provide(provider: () => unknown, origin: string, bound: number, after?: number): Promise<Answer> {
+const calls = new WeakMap<object, Record<string, Call>>();
+
+/**
+ * The provider's checked answer: a call another element made that this one may take (see `calls`; `after` is the
+ * current session's expiry, for a renewal ahead of it), or a new call, which others may join for `bound` ms.
+ */
+function provide(provider: () => unknown, origin: string, since: number, bound: number, after?: number): Call {
   const byOrigin = calls.get(provider) ?? {};
   calls.set(provider, byOrigin);
   const call = byOrigin[origin];
-  if (call && Date.now() < call[1] && (!call[2] || after! < call[2])) return call[0];
-  const answer = new Promise((resolve) => resolve(provider())).then((given) => {
-    const { session, expiresAt } =
-      typeof given == 'string' ? { session: given } : ((given ?? {}) as Record<string, unknown>);
-    entry[1] = 0;
-    if (sessionProblem(session)) return;
-    const at = (entry[2] = expiryOf(expiresAt, "the provider's expiresAt"));
-    // Never taken again when the expiry is unknown (NaN).
-    entry[1] = at! - 5000;
-    return { session: session as string, expiresAt: at };
-  });
-  const entry: [Promise<Answer>, number, number?] = (byOrigin[origin] = [answer, Date.now() + bound]);
-  answer.catch(() => (entry[1] = 0));
-  return answer;
+  if (origin && call && call.at > since && Date.now() < call.until && (!call.expiresAt || after! < call.expiresAt))
+    return call;
+  const entry: Call = {
+    // Called at once; a throw is a rejection, like a rejected promise.
+    answer: new Promise((resolve) => resolve(provider())).then((given) => {
+      // A string is the session itself (it has no `session` of its own); anything else answers `{ session, expiresAt }`.
+      const { session = given, expiresAt } = Object(given) as Record<string, unknown>;
+      entry.until = 0;
+      if (sessionProblem(session)) return;
+      const at = (entry.expiresAt = expiryOf(expiresAt, "the provider's expiresAt"));
+      // Never taken again when the expiry is unknown (NaN).
+      entry.until = at! - 5000;
+      return { session: session as string, expiresAt: at };
+    }),
+    until: Date.now() + bound,
+    at: Date.now(),
+  };
+  entry.answer.catch(() => (entry.until = 0));
+  byOrigin[origin] = entry;
+  return entry;
 }
 
 export class EmbedSession {
@@ -208,21 +208,21 @@ export class EmbedSession {
   #timer?: ReturnType<typeof setTimeout>;
   #observer?: IntersectionObserver;
   /** When the running wait began; 0 while none runs. */
-  #started = 0;
-  #loaded = false;
+  #started?: number;
+  #loaded?: boolean;
   /** The window that said ready: another one in the current frame is a new document (Firefox, after a move). */
   #win?: Window;
   /** svc-status details waiting to be dispatched while one is: listeners see the changes in the order they happened. */
   #statuses?: object[];
-  #warned = false;
+  #warned?: boolean;
   /**
    * The renewal ahead of expiry that runs, and its failed attempts. Its timer (the schedule, the provider's bound, the
    * frame's) is `#timer`, which no wait for a ready uses while `ready`.
    */
   #ahead?: Ahead;
   #failures = 0;
-  /** When the current session's frame was made. */
-  #loadedAt = 0;
+  /** When the current session began (a host change, its frame made, the swap), in epoch ms. */
+  #loadedAt!: number;
 
   constructor(host: SvcEmbedElement, show: (status: SvcEmbedStatus, message?: string) => void) {
     this.#host = host;
@@ -248,6 +248,11 @@ export class EmbedSession {
     if (navigation) this.#restore = undefined;
     if (this.#state === 'ready') this.#post(type, payload);
     else this.#queue.push([type, payload]);
+    // During a renewal ahead, the frame behind follows where the host sends the viewer, before it may take the place.
+    if (navigation && this.#ahead) {
+      this.#path = (payload as { path: string }).path;
+      this.#follow();
+    }
   }
 
   /** A state property changed to a valid value: to the visible frame when ready, and to a renewal's frame that is. */
@@ -264,6 +269,7 @@ export class EmbedSession {
     if (key === this.#key) return;
     if (this.#key) this.#queue = [];
     this.#key = key;
+    this.#loadedAt = Date.now();
     this.#restore = undefined;
     this.#end();
     // Nothing left to load is `idle` at once; a URL (or a refusal) is loaded by the update, `loading` meanwhile when
@@ -344,7 +350,7 @@ export class EmbedSession {
     }
     // A listener of the ready's svc-action or svc-status may have ended this session.
     if (frameWindow !== this.frame?.contentWindow) return;
-    this.#emit(DOM_NAMES[detail.type], detail);
+    this.#emit(domEventName(detail.type), detail);
     // A listener may have changed the URL meanwhile: then this frame is no longer the current one.
     if (detail.type === 'svc:event:error' && detail.payload.fatal && frameWindow === this.frame?.contentWindow) {
       const { name = '', context = '', message } = detail.payload;
@@ -430,7 +436,7 @@ export class EmbedSession {
     if (status === previous) return;
     this.status = status;
     this.#show(status);
-    if (this.#host.debug) this.#log('status', status, detail.reason ?? '');
+    this.#log('status', status, detail.reason ?? '');
     // A change made by a listener of this svc-status is dispatched after it, to every listener in turn.
     const queued = this.#statuses;
     const change = { status, previous, ...detail };
@@ -462,13 +468,13 @@ export class EmbedSession {
   #make(url: string) {
     const host = this.#host;
     const frame = host.ownerDocument.createElement('iframe');
-    frame.setAttribute('part', 'frame');
     frame.setAttribute('sandbox', SANDBOX);
     frame.allow = 'fullscreen; clipboard-write';
     // The tenant learns the host's origin (it checks it), never the page's URL, whatever the page's own policy.
     frame.referrerPolicy = 'strict-origin';
     frame.title = host.title || 'Embedded analytics';
     frame.src = url;
+    frame.addEventListener('load', () => frame === this.frame && (this.#loaded = true));
     return frame;
   }
 
@@ -485,12 +491,12 @@ export class EmbedSession {
       return;
     }
     const frame = this.#make(result.url);
+    frame.setAttribute('part', 'frame');
     this.#setLoading(frame);
-    frame.addEventListener('load', () => frame === this.frame && (this.#loaded = true));
     this.origin = result.origin;
     this.frame = frame;
     this.#loadedAt = Date.now();
-    if (this.#host.debug) this.#log('url', maskSessions(result.url));
+    this.#log('url', maskSessions(result.url));
     this.#to('loading');
   }
 
@@ -507,7 +513,12 @@ export class EmbedSession {
     // Only the answer to this call, while the element still waits for it, counts.
     const attempt = ++this.#attempt;
     const current = () => attempt === this.#attempt && this.#state === 'renewing';
-    provide(this.#host.sessionProvider!, originOf(resolveEmbedUrl(this.#host)), this.#bound()).then(
+    provide(
+      this.#host.sessionProvider!,
+      originOf(resolveEmbedUrl(this.#host)),
+      this.#loadedAt,
+      this.#bound(),
+    ).answer.then(
       (answer) => {
         if (!current()) return;
         if (answer) this.#apply(answer);
@@ -581,7 +592,7 @@ export class EmbedSession {
   #timedOut() {
     if (this.#state === 'renewing') return this.#fail();
     const frameLoaded = this.#loaded;
-    const elapsedMs = Math.round(performance.now() - this.#started);
+    const elapsedMs = Math.round(performance.now() - this.#started!);
     // Chromium fires load for its own error page too, so "loaded" may still be a refused connection.
     const message = `${tag}: no ready in ${Math.round(elapsedMs / 1000)} s. ${
       frameLoaded
@@ -605,7 +616,8 @@ export class EmbedSession {
     if (!host.isConnected || !host.sessionProvider || !expiresAt) return;
     const loaded = this.#loadedAt;
     const at = retry || Math.min(Math.max(loaded + 0.8 * (expiresAt - loaded), expiresAt - 60000), expiresAt - 5000);
-    if (at >= expiresAt) return;
+    // Past expiry (or an expiry in seconds read as milliseconds, in 1970), the embed's fatal session error renews.
+    if (Math.max(at, Date.now()) >= expiresAt) return;
     // A timer fires at once past 2^31 - 1 ms: a longer wait is done in steps.
     this.#timer = setTimeout(
       () => (Date.now() < at ? this.#schedule(at) : this.#renewAhead(expiresAt)),
@@ -619,7 +631,13 @@ export class EmbedSession {
     const failed = (reason: SvcRenewalFailedReason) => () => this.#ahead === ahead && this.#failed(reason);
     const bound = (reason: SvcRenewalFailedReason) => (this.#timer = setTimeout(failed(reason), this.#bound()));
     bound('provider-timeout');
-    provide(this.#host.sessionProvider!, this.origin, this.#bound(), expiresAt).then((answer) => {
+    (ahead.call = provide(
+      this.#host.sessionProvider!,
+      this.origin,
+      this.#loadedAt,
+      this.#bound(),
+      expiresAt,
+    )).answer.then((answer) => {
       if (this.#ahead !== ahead) return;
       if (!answer) return failed('invalid-session')();
       ahead.answer = answer;
@@ -646,7 +664,8 @@ export class EmbedSession {
     if (type === 'svc:event:ready') {
       ahead.ready = detail;
       this.#flush(this.behind);
-      if (!this.#path) return this.#swap();
+      // No path to restore (or one that cannot be sent, which #flush would not send either): the swap, at ready.
+      if (!this.#path || pathProblem(this.#path)) return this.#swap();
       this.#follow();
     } else if (type === 'svc:event:error' && detail.payload.fatal) this.#failed('embed-fatal-error');
     else if (ahead.ready && type === 'svc:event:view' && detail.payload.path === this.#path) this.#swap();
@@ -672,6 +691,8 @@ export class EmbedSession {
     this.#win = frame!.contentWindow!;
     this.#readyDetail = ready;
     frame!.inert = false;
+    // A part only now: a host's ::part(frame) rule must not show the frame behind, or move it.
+    frame!.setAttribute('part', 'frame');
     old.remove();
     this.#loadedAt = Date.now();
     this.#failures = 0;
@@ -681,9 +702,12 @@ export class EmbedSession {
 
   /** A renewal ahead failed: nothing changes on screen; a retry after 5 s, 10 s, 20 s … while the session lasts. */
   #failed(reason: SvcRenewalFailedReason) {
+    // An answer that failed is never taken again, by this element's retries or by another.
+    const ahead = this.#ahead;
+    if (ahead?.answer) ahead.call!.until = 0;
     this.#cancel();
     const attempt = ++this.#failures;
-    if (this.#host.debug) this.#log('renewal ahead failed', attempt, reason);
+    this.#log('renewal failed', attempt, reason);
     this.#schedule(Date.now() + 5000 * 2 ** (attempt - 1));
     this.#emit('svc-session-renewal-failed', { attempt, reason, expiresAt: this.#expiresAt() });
   }
@@ -700,7 +724,7 @@ export class EmbedSession {
    * apart from words.
    */
   #redact(text: string) {
-    for (const session of [hostSession(this.#host), this.#renewed?.session]) {
+    for (const session of [hostSession(this.#host), this.#renewed?.session, this.#ahead?.answer?.session]) {
       if (session && session.length >= 8 && !sessionProblem(session))
         for (const form of [encodeURIComponent(session), `${new URLSearchParams([['', session]])}`.slice(1), session])
           text = text.replaceAll(form, '…');
@@ -743,9 +767,7 @@ export class EmbedSession {
     const view = host.ownerDocument.defaultView;
     if (view && view !== (globalThis as unknown) && !this.#warned) {
       this.#warned = true;
-      console.warn(
-        `${tag}: embeds that check the sender drop actions from a pop-out: load svc-embed in the pop-out instead`,
-      );
+      console.warn(`${tag}: embeds drop actions posted from a pop-out: load svc-embed in the pop-out`);
     }
     try {
       // Never '*': if the frame now holds another document, the browser drops the message.
@@ -758,12 +780,13 @@ export class EmbedSession {
       console.warn(`${tag}: could not send ${type}: ${(error as Error)?.name}`);
       return;
     }
-    if (host.debug) this.#log(to ? 'action behind' : 'action', type, payload);
+    this.#log(to ? 'action behind' : 'action', type, payload);
     if (!to) this.#emit('svc-action', { type, payload, timestamp });
   }
 
+  /** Logs under `debug` (what it logs is cheap to make; the message path checks `debug` first). */
   #log(...what: unknown[]) {
-    console.debug(tag, ...what);
+    if (this.#host.debug) console.debug(tag, ...what);
   }
 
   #emit(name: keyof SvcEmbedEventMap, detail: object) {

@@ -262,39 +262,54 @@ export async function mountTestEmbed(options: MountTestEmbedOptions = {}): Promi
  * says ready from it with {@link READY_DEFAULTS} and `payload`'s fields over them, and reports the view of each path
  * the element navigates it to. Resolves at the swap with its `svc-ready` and the new session (from the new frame's
  * URL). Rejects with a {@link RenewalFailedError} when the attempt fails (the provider rejected, hung or gave a bad
- * session): call it again to play the retry. The element's own timing applies: with fake timers, tick them.
+ * session): call it again to play the retry; with an Error when the status changes first (the renewal ended
+ * otherwise: a host change, `renewSession()`, the expiry, a removal). The element's own timing applies: with fake
+ * timers, tick them. It waits as long as no renewal begins: bound it with your test runner's timeout.
  */
 export function renewAhead(el: SvcEmbedElement, payload: Partial<ReadyPayload> = {}): Promise<RenewalResult> {
   checkElement(el, 'renewAhead');
   if (!isPlainObject(payload)) throw new TypeError(`${NAME}: renewAhead(el, payload): payload must be a plain object`);
-  const root = el.shadowRoot!;
-  const visible = root.querySelector('iframe');
+  const root = el.shadowRoot;
+  if (!root || !el.isConnected)
+    throw new Error(
+      `${NAME}: renewAhead: the <svc-embed> is not in a document; append it first (mountTestEmbed() does)`,
+    );
   return new Promise<RenewalResult>((resolve, reject) => {
     let behind: HTMLIFrameElement | undefined;
-    const onFailed = (e: Event) => {
+    let listening: { win: Window; listener: (e: MessageEvent) => void } | undefined;
+    const fail = (error: Error) => {
       stop();
-      reject(new RenewalFailedError((e as CustomEvent<SvcSessionRenewalFailedDetail>).detail));
+      reject(error);
     };
+    const onFailed = (e: Event) =>
+      fail(new RenewalFailedError((e as CustomEvent<SvcSessionRenewalFailedDetail>).detail));
+    // A renewal ahead never changes the status: a change means it ended otherwise (a host change, renewSession(),
+    // the expiry, a removal).
+    const onStatus = (e: Event) =>
+      fail(
+        new Error(
+          `${NAME}: renewAhead: the status changed to "${(e as CustomEvent<{ status: string }>).detail.status}" before the swap: no renewal ahead of expiry took place`,
+        ),
+      );
     const onReady = (e: Event) => {
       if (!behind || root.querySelector('iframe') !== behind) return;
       stop();
       resolve({ event: e as SvcEvent<'svc:event:ready'>, session: new URL(behind.src).searchParams.get('session') });
     };
-    // The frame behind: a second frame in the shadow root, after the visible one (already there, or to come).
+    // The frame behind: the inert one in the shadow root, behind the visible one (already there, or to come).
     const look = () => {
-      const frame = [...root.querySelectorAll('iframe')].find((f) => f !== visible);
+      const frame = root.querySelector<HTMLIFrameElement>('iframe[inert]');
       if (!frame || behind) return;
       behind = frame;
-      play(frame).catch((error: unknown) => {
-        stop();
-        reject(error);
-      });
+      play(frame).catch(fail);
     };
     const observer = new MutationObserver(look);
     const stop = () => {
       observer.disconnect();
       el.removeEventListener('svc-session-renewal-failed', onFailed, true);
+      el.removeEventListener('svc-status', onStatus, true);
       el.removeEventListener('svc-ready', onReady, true);
+      listening?.win.removeEventListener('message', listening.listener);
     };
     const play = async (frame: HTMLIFrameElement) => {
       const post = await framePoster(frame);
@@ -302,14 +317,17 @@ export function renewAhead(el: SvcEmbedElement, payload: Partial<ReadyPayload> =
       const send = <T extends EventType>(type: T, body: EventPayloadMap[T]) =>
         post(buildEvent(type, 'dashboard', body), origin);
       // The element navigates the frame behind to the viewer's path: the embed reports its view there.
-      frame.contentWindow!.addEventListener('message', (e: MessageEvent) => {
+      const listener = (e: MessageEvent) => {
         const data = e.data as { type?: unknown; payload?: { path?: unknown } } | null;
         if (data?.type === 'svc:action:navigate' && typeof data.payload?.path === 'string')
           send('svc:event:view', { surface: 'dashboard', path: data.payload.path });
-      });
+      };
+      listening = { win: frame.contentWindow!, listener };
+      listening.win.addEventListener('message', listener);
       send('svc:event:ready', { ...READY_DEFAULTS, ...payload });
     };
     el.addEventListener('svc-session-renewal-failed', onFailed, true);
+    el.addEventListener('svc-status', onStatus, true);
     el.addEventListener('svc-ready', onReady, true);
     observer.observe(root, { childList: true });
     look();
