@@ -167,6 +167,30 @@ describe('renewal ahead of expiry', () => {
       return { el, clock, failures, seen: watch(el), win: frameOf(el)!.contentWindow };
     }
 
+    it('an answer is never taken by a session the host set after it was asked for; an expiry already past schedules nothing', async () => {
+      let calls = 0;
+      const { el, clock, failures, win } = await onPeer(() =>
+        Promise.resolve({ session: `renewed-${++calls}`, expiresAt: Date.now() + 30 * MINUTE }),
+      );
+      await clock.tickAsync(9 * MINUTE + 100);
+      const first = await swapped(el, win);
+      expect([calls, sessionOf(el)]).to.deep.equal([1, 'renewed-1']);
+      // The host signs in someone else: its own session, expiring before the answer above.
+      const ready = oneSvcEvent(el, 'svc-ready');
+      el.src = peerUrl(peer, 'dashboard', '&session=host-session-2');
+      el.sessionExpiresAt = Date.now() + 10 * MINUTE;
+      await ready;
+      await clock.tickAsync(9 * MINUTE + 100);
+      await swapped(el, first);
+      expect([calls, sessionOf(el)]).to.deep.equal([2, 'renewed-2']);
+      // An expiry already past (such as one in seconds, read as milliseconds): nothing is scheduled, nothing fails.
+      el.src = peerUrl(peer, 'dashboard', '&session=host-session-3');
+      el.sessionExpiresAt = Date.now() - MINUTE;
+      await oneSvcEvent(el, 'svc-ready');
+      await clock.tickAsync(10 * MINUTE);
+      expect([calls, failures.length, sessionOf(el)]).to.deep.equal([2, 0, 'host-session-3']);
+    });
+
     it('a provider that rejects once and then works: one svc-session-renewal-failed, and the second attempt swaps', async () => {
       let calls = 0;
       const { el, clock, failures, seen, win } = await onPeer(() => {
