@@ -1,11 +1,12 @@
 // The CDN bundles, built from the tsc output, each self-contained and minified with Lit inlined:
 // an ES module for <script type="module">, and a classic script (an IIFE that sets the global `SvcEmbed`) for
 // pages that cannot load modules: tag managers, some CMSes. scripts/size.mjs checks both against the budget.
+// svc-embed/prerender has a bundle of its own, an ES module.
 import { nodeResolve } from '@rollup/plugin-node-resolve';
 import terser from '@rollup/plugin-terser';
 
-const bundle = (file, format, extra = {}) => ({
-  input: 'dist/cdn.js',
+const bundle = (file, format, extra = {}, input = 'dist/cdn.js') => ({
+  input,
   output: { file, format, sourcemap: false, ...extra },
   plugins: [
     nodeResolve({ browser: true }),
@@ -16,4 +17,7 @@ const bundle = (file, format, extra = {}) => ({
 export default [
   bundle('cdn/svc-embed.min.js', 'es'),
   bundle('cdn/svc-embed.classic.min.js', 'iife', { name: 'SvcEmbed', esModule: false }),
+  // svc-embed/prerender, a module of its own (outside the element's budget): it uses the <svc-embed> that the
+  // element's bundle defines.
+  bundle('cdn/svc-embed-prerender.min.js', 'es', {}, 'dist/prerender.js'),
 ];
