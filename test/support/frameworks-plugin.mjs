@@ -38,6 +38,7 @@ const elementFromDevServer = {
   name: 'element-from-dev-server',
   setup(b) {
     b.onResolve({ filter: /^svc-embed$/ }, () => ({ path: '/src/index.ts', external: true }));
+    b.onResolve({ filter: /^svc-embed\/prerender$/ }, () => ({ path: '/src/prerender.ts', external: true }));
     b.onResolve({ filter: /^\.\.?\/.*\.js$/ }, ({ path, resolveDir }) => {
       const file = join(resolveDir, path).replace(/\.js$/, '.ts');
       if (!file.startsWith(src) || !existsSync(file)) return undefined;
