@@ -16,7 +16,7 @@ import { LABELS, launch } from './lib/browsers.mjs';
 import { startPages } from './lib/pages-server.mjs';
 import { buildIfStale, root } from './lib/proc.mjs';
 import { table } from './lib/table.mjs';
-import { mountSuite, readySuite, renewalSuite } from './suites/lifecycle.mjs';
+import { mountSuite, readySuite, renewalSuite, routesSuite } from './suites/lifecycle.mjs';
 import { messageSuite } from './suites/messages.mjs';
 import { restSuite } from './suites/rest.mjs';
 import { minify, sizeSuite } from './suites/sizes.mjs';
@@ -42,6 +42,7 @@ const CONFIG = opts.quick
       mount: { rounds: 5, cycles: 50, leakCycles: 200 },
       ready: { rounds: 8 },
       renewal: { rounds: 2 },
+      routes: { rounds: 6, leakSwitches: 200 },
     }
   : // A synthetic run lasts about 0.1 s, and one burst of load from elsewhere moves it by tens of percent:
     // its median takes three times the rounds.
@@ -51,6 +52,7 @@ const CONFIG = opts.quick
       mount: { rounds: 41, cycles: 100, leakCycles: 1000 },
       ready: { rounds: 40 },
       renewal: { rounds: 5 },
+      routes: { rounds: 21, leakSwitches: 1000 },
     };
 
 const started = Date.now();
@@ -105,6 +107,7 @@ if (only.has('messages') || only.has('lifecycle')) {
           if (name === 'chromium') {
             await attempt('mount-chromium', rows, raw, () => mountSuite({ ...ctx, ...CONFIG.mount }));
             await attempt('renewal-chromium', rows, raw, () => renewalSuite({ ...ctx, ...CONFIG.renewal }));
+            await attempt('routes-chromium', rows, raw, () => routesSuite({ ...ctx, ...CONFIG.routes }));
           }
           await attempt(`ready-${name}`, rows, raw, () => readySuite({ ...ctx, ...CONFIG.ready }));
         }

@@ -496,7 +496,8 @@ export class EmbedSession {
     this.origin = result.origin;
     this.frame = frame;
     this.#loadedAt = Date.now();
-    this.#log('url', maskSessions(result.url));
+    // The mask costs a URL parse: only under debug.
+    if (this.#host.debug) this.#log('url', maskSessions(result.url));
     this.#to('loading');
   }
 

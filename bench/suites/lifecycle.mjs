@@ -1,7 +1,8 @@
 // Mount/unmount (CPU and leaks, Chromium through CDP) and time to ready (both browsers).
+import { readFileSync, readdirSync } from 'node:fs';
 import { chromiumProbe, measure, openHost } from '../lib/browsers.mjs';
-import { leakCheck } from '../lib/leaks.mjs';
-import { alternate, compare } from '../lib/stats.mjs';
+import { leakCheck, leftovers } from '../lib/leaks.mjs';
+import { alternate, compare, median } from '../lib/stats.mjs';
 
 /** Chromium: the host renderer's main-thread CPU per mount/unmount cycle, then the leak check. */
 export async function mountSuite({ browser, pages, rounds, cycles, leakCycles, log }) {
@@ -124,6 +125,108 @@ export async function renewalSuite({ browser, pages, rounds, log }) {
       'ms',
     );
     return { rows: [row], raw: { runs } };
+  } finally {
+    await tab.close().catch(() => {});
+    await tenant.close();
+  }
+}
+
+/** The proportional set size (PSS) of a process and its descendants, in bytes, from /proc (Linux). */
+function pss(rootPid) {
+  const parents = new Map();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      parents.set(Number(entry), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  const tree = new Set([rootPid]);
+  for (let grew = true; grew;) {
+    grew = false;
+    for (const [pid, ppid] of parents)
+      if (tree.has(ppid) && !tree.has(pid)) {
+        tree.add(pid);
+        grew = true;
+      }
+  }
+  let bytes = 0;
+  for (const pid of tree) {
+    try {
+      bytes += Number(/^Pss:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8'))?.[1] ?? 0) * 1024;
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  return bytes;
+}
+
+/**
+ * Chromium, against the simulated tenant: a route change to a ready dashboard, three dashboards prerendered and
+ * switched with show()/park() against a new <svc-embed> per route; the memory one prerendered embed takes; and what
+ * 1,000 switches leave behind.
+ */
+export async function routesSuite({ browser, pages, rounds, leakSwitches, log }) {
+  const { startTenant } = await import('../../packages/tenant/dist/index.js');
+  const tenant = await startTenant({ port: 0 });
+  const tab = await browser.newPage();
+  try {
+    const cdp = await tab.createCDPSession();
+    await cdp.send('Performance.enable');
+    await tab.goto(`${pages.hostOrigin}/routes.html`);
+    await tab.waitForFunction(() => window.bench !== undefined);
+    await tab.bringToFront();
+    const empty = await leftovers(tab, cdp);
+    const before = pss(browser.process().pid);
+    await tab.evaluate((origin) => window.bench.setup(origin), tenant.origin);
+    await new Promise((r) => setTimeout(r, 2000));
+    const perEmbed = (pss(browser.process().pid) - before) / 3;
+    log(`chromium: route changes, ${rounds} rounds…`);
+    const runs = await alternate(['prerendered', 'created'], rounds, (variant, round) =>
+      variant === 'prerendered'
+        ? tab.evaluate((n) => window.bench.prerendered(n), round)
+        : tab.evaluate((origin, n) => window.bench.created(origin, n), tenant.origin, round),
+    );
+    log(`chromium: ${leakSwitches} switches, then what is left…`);
+    // From a prerendered one on view (the last round may have left a created one there).
+    await tab.evaluate(() => window.bench.switches(3));
+    const parked = await leftovers(tab, cdp);
+    await tab.evaluate((n) => window.bench.switches(n), leakSwitches);
+    const switched = await leftovers(tab, cdp);
+    await tab.evaluate(() => window.bench.teardown());
+    await new Promise((r) => setTimeout(r, 500));
+    const gone = await leftovers(tab, cdp);
+    const frame = median(runs.prerendered);
+    const keys = ['messageListeners', 'frames', 'documents', 'iframes', 'embeds'];
+    const kept = keys.every((k) => switched[k] === parked[k]);
+    const released = keys.every((k) => gone[k] === empty[k]);
+    return {
+      rows: [
+        compare(
+          'route change to a ready dashboard, chromium, simulated tenant: prerendered (show/park) against a new <svc-embed> per route',
+          runs.prerendered,
+          runs.created,
+          undefined,
+          'ms',
+        ),
+        {
+          figure: '  prerendered: within one frame (≤ 16.7 ms, median)',
+          note: `${frame.toFixed(1)} ms; one prerendered embed takes about ${(perEmbed / 1e6).toFixed(0)} MB (PSS of every Chromium process)`,
+          ok: frame <= 16.7,
+        },
+        {
+          figure: `${leakSwitches.toLocaleString('en')} show/park switches of 3 prerendered embeds, then their removal`,
+          note:
+            `after the switches: ${keys.map((k) => `${switched[k] - parked[k]} ${k}`).join(', ')}; ` +
+            `after removal: ${keys.map((k) => `${gone[k] - empty[k]} ${k}`).join(', ')}; ` +
+            `heap ${((gone.heapUsedBytes - empty.heapUsedBytes) / 1024).toFixed(1)} KiB`,
+          ok: kept && released,
+        },
+      ],
+      raw: { runs, perEmbedBytes: perEmbed, empty, parked, switched, gone },
+    };
   } finally {
     await tab.close().catch(() => {});
     await tenant.close();
