@@ -105,7 +105,8 @@ function move(el: SvcEmbedElement, parent: Node, before: Node | null): ShowResul
     to.moveBefore(el, before);
   else parent.insertBefore(el, before);
   // Firefox gives the frame a new document (a new window) at once; a re-insertion gives it a new one too.
-  return win && frame.isConnected && frame.contentWindow === win ? 'kept' : 'reloaded';
+  // An element that has not made its frame yet (shown in the task that prerendered it) loses nothing.
+  return !frame || (win && frame.isConnected && frame.contentWindow === win) ? 'kept' : 'reloaded';
 }
 
 /**

@@ -4,6 +4,8 @@
 import { expect } from '@open-wc/testing';
 import * as protocol from '@svc-embed/protocol';
 import '../../src/index.js';
+import type { SvcEmbedElement } from '../../src/index.js';
+import { executeServerCommand } from '@web/test-runner-commands';
 import { cleanup, frameOf, oneSvcEvent, peerUrl, tenant } from './helpers.js';
 
 /** The blocks of a page that a mark gives to this file, in page order. */
@@ -139,6 +141,7 @@ describe('docs/frameworks/plain-html.md', () => {
       'html',
       'html',
       'html',
+      'html',
     ]);
   });
 
@@ -203,5 +206,43 @@ describe('docs/frameworks/plain-html.md', () => {
       '@svc-embed/protocol',
       ['dist/'],
     ]);
+  });
+
+  it('the prerendered embeds switch as written: kept where moveBefore keeps the frame, reloaded elsewhere', async () => {
+    const [tenantA]: string[] = await executeServerCommand('tenant-origins');
+    const [, , , page] = await examples('docs/frameworks/plain-html.md');
+    const doc = new DOMParser().parseFromString(page.code.replaceAll('http://127.0.0.1:8001', tenantA), 'text/html');
+    expect(doc.querySelector('script[src]')!.getAttribute('src')).to.equal(
+      'node_modules/svc-embed/cdn/svc-embed.min.js',
+    );
+    document.body.append(
+      document.importNode(doc.querySelector('nav')!, true),
+      document.importNode(doc.querySelector('main')!, true),
+    );
+    const code = doc.querySelector('script:not([src])')!.textContent;
+    const from = /from '([^']+)'/.exec(code)![1];
+    const logged: unknown[][] = [];
+    run(
+      code,
+      { [from]: (await import(local(from))) as unknown },
+      { document, console: { log: (...a: unknown[]) => logged.push(a) } },
+    );
+    const keeps = 'moveBefore' in Element.prototype && !navigator.userAgent.includes('Firefox');
+    const sales = document.querySelector<SvcEmbedElement>('#outlet svc-embed')!;
+    expect(new URL(sales.src!).pathname).to.equal('/embed/dashboard/sales-overview');
+    await sales.whenReady();
+    document.querySelector<HTMLButtonElement>('[data-route="support"]')!.click();
+    const support = document.querySelector<SvcEmbedElement>('#outlet svc-embed')!;
+    expect(new URL(support.src!).pathname).to.equal('/embed/dashboard/support-ops');
+    await support.whenReady();
+    document.querySelector<HTMLButtonElement>('[data-route="sales"]')!.click();
+    const again = keeps ? 'kept' : 'reloaded';
+    // The first show is in the task that prerendered it: no frame yet, so nothing to lose.
+    expect(logged).to.deep.equal([
+      ['sales', 'kept'],
+      ['support', again],
+      ['sales', again],
+    ]);
+    for (const el of document.querySelectorAll('svc-embed')) el.remove();
   });
 });
