@@ -18,6 +18,8 @@ const PAGES = {
   '/compare.html': 'compare.html',
   '/sessions': 'sessions.html',
   '/sessions.html': 'sessions.html',
+  '/routes': 'routes.html',
+  '/routes.html': 'routes.html',
 };
 const TENANT = /^[A-Za-z0-9]{1,32}$/;
 

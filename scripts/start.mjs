@@ -86,6 +86,7 @@ console.log(`
   Demo host        ${host.origin}/            (playground; ${hostAlias}/ works too)
                    ${host.origin}/compare     (two embeds side by side)
                    ${host.origin}/sessions    (four dashboards, one session provider call per expiry)
+                   ${host.origin}/routes      (route changes: prerendered embeds against one created per route)
                    ${host.origin}/session?tenant=acme&ttl=20   (a fresh session, for a session provider)
 
 ${indent(describeTenant(tenant))}

@@ -160,6 +160,26 @@ const STATES = [
       await framesSettled(page, 4);
     },
   },
+  {
+    name: 'demo host: routes, prerendered and created per route, one route shown on each side',
+    url: () => `${host.origin}/routes`,
+    async setup(page) {
+      await page.waitForFunction(
+        () => [...document.querySelectorAll('svc-embed')].filter((e) => e.ready).length === 3,
+        {
+          timeout: MINUTE,
+          polling: 100,
+        },
+      );
+      await page.click('.tabs[data-side="prerendered"] button[data-route="sales"]');
+      await page.click('.tabs[data-side="created"] button[data-route="support"]');
+      await page.waitForFunction(() => [...document.querySelectorAll('.timing')].every((e) => e.dataset.ms), {
+        timeout: MINUTE,
+        polling: 100,
+      });
+      await framesSettled(page, 2);
+    },
+  },
   // What a browser shows at the tenant's own address.
   { name: 'tenant: its root page', url: tenantPage('/'), async setup() {} },
   {

@@ -22,12 +22,22 @@ const json = async (url, init) => {
 };
 
 describe('demo host pages', () => {
-  test('the playground, the compare page, the four dashboards page and the tenant origin', async () => {
-    for (const p of ['/', '/index.html', '/compare', '/compare.html', '/sessions', '/sessions.html']) {
+  test('the playground, the compare page, the four dashboards page, the routes page and the tenant origin', async () => {
+    for (const p of [
+      '/',
+      '/index.html',
+      '/compare',
+      '/compare.html',
+      '/sessions',
+      '/sessions.html',
+      '/routes',
+      '/routes.html',
+    ]) {
       const res = await fetch(host.origin + p);
       assert.equal(res.status, 200, p);
       assert.match(res.headers.get('content-type'), /text\/html/);
-      assert.match(await res.text(), /<svc-embed/);
+      // The routes page makes its elements from script (prerendered, or per route): it loads the element's bundle.
+      assert.match(await res.text(), p.startsWith('/routes') ? /src="\/cdn\/svc-embed\.min\.js"/ : /<svc-embed/);
     }
     assert.deepEqual((await json(`${host.origin}/config.json`)).body, { tenantOrigin: tenant.origin });
   });

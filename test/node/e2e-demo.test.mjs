@@ -974,6 +974,50 @@ function suite(engine, launch) {
     });
   });
 
+  describe('routes page', () => {
+    test('prerendered routes show a ready dashboard as show() says; created ones load', async () => {
+      await withPage('/routes', async (p) => {
+        // The three prerendered embeds are ready before the first click.
+        await p.waitForFunction(() => document.querySelectorAll('svc-embed').length === 3, { timeout: MINUTE });
+        await p.waitForFunction(() => [...document.querySelectorAll('svc-embed')].every((e) => e.ready), {
+          timeout: MINUTE,
+          polling: 100,
+        });
+        const timings = { prerendered: [], created: [] };
+        for (const route of ['sales', 'support', 'app', 'sales']) {
+          for (const side of ['prerendered', 'created']) {
+            const before = await p.$eval(`#timing-${side}`, (e) => e.dataset.ms ?? '');
+            await p.click(`.tabs[data-side="${side}"] button[data-route="${route}"]`);
+            const text = await inHost(
+              ([s, b]) => {
+                const e = document.getElementById(`timing-${s}`);
+                return /ms after the click/.test(e.textContent) && e.dataset.ms !== b && e.textContent;
+              },
+              [side, before],
+              p,
+            );
+            timings[side].push(text);
+            const shown = await p.$eval(`#outlet-${side} svc-embed`, (e) => [new URL(e.src).pathname, e.status]);
+            assert.deepEqual(shown, [
+              { sales: '/embed/dashboard/sales-overview', support: '/embed/dashboard/support-ops', app: '/embed/app' }[
+                route
+              ],
+              'ready',
+            ]);
+          }
+        }
+        // One element per route on the left, moved; one at a time on the right, new each click.
+        assert.equal(await p.$$eval('svc-embed', (els) => els.length), 4);
+        const how = engine === 'chromium' ? 'kept' : 'reloaded';
+        assert.ok(
+          timings.prerendered.every((t) => t.includes(`show() says ${how}`)),
+          JSON.stringify(timings.prerendered),
+        );
+        assert.ok(timings.created.every((t) => t.includes('a new <svc-embed>')));
+      });
+    });
+  });
+
   describe('side-by-side page', () => {
     test('two embeds of one tenant origin keep their events apart, and the labels follow the state', async () => {
       await withPage('/compare', async (p) => {

@@ -1,0 +1,80 @@
+// Route changes, two ways: three embeds prerendered with svc-embed/prerender and moved into view, against a new
+// <svc-embed> per route. Each click is timed to the first animation frame that shows a ready dashboard.
+import { park, prerender, show } from '/cdn/svc-embed-prerender.min.js';
+import { elementReady, hostConfig } from './events.js';
+
+const $ = (id) => document.getElementById(id);
+const ROUTES = [
+  ['sales', 'Sales', '/embed/dashboard/sales-overview'],
+  ['support', 'Support', '/embed/dashboard/support-ops'],
+  ['app', 'App', '/embed/app'],
+];
+
+/** Resolves with the ms from `t0` to the first animation frame in which `el` is ready. */
+function readyFrame(el, t0) {
+  return new Promise((resolve) => {
+    const sample = (now) => (el.status === 'ready' ? resolve(now - t0) : requestAnimationFrame(sample));
+    requestAnimationFrame(sample);
+  });
+}
+
+function tabs(side, onPick) {
+  const list = document.querySelector(`.tabs[data-side="${side}"]`);
+  for (const [route, label] of ROUTES) {
+    const tab = Object.assign(document.createElement('button'), { type: 'button', textContent: label });
+    tab.setAttribute('role', 'tab');
+    tab.setAttribute('aria-selected', 'false');
+    tab.dataset.route = route;
+    list.append(tab);
+  }
+  list.addEventListener('click', async (e) => {
+    const tab = e.target.closest('button[data-route]');
+    if (!tab) return;
+    for (const t of list.children) t.setAttribute('aria-selected', String(t === tab));
+    const t0 = performance.now();
+    const { el, how } = onPick(tab.dataset.route);
+    $(`timing-${side}`).textContent = `${tab.textContent}: waiting for ready…`;
+    const ms = await readyFrame(el, t0);
+    $(`timing-${side}`).textContent =
+      `${tab.textContent}: a ready dashboard ${ms.toFixed(0)} ms after the click (${how})`;
+    $(`timing-${side}`).dataset.ms = String(Math.round(ms));
+  });
+}
+
+async function main() {
+  if (!(await elementReady())) {
+    $('build-warning').hidden = false;
+    return;
+  }
+  const { tenantOrigin } = await hostConfig();
+  $('tenant-origin').textContent = tenantOrigin;
+  const url = (path) => `${tenantOrigin}${path}?session=demo-acme`;
+
+  // Left: made once, parked off-screen at the outlet's size, live from the start.
+  const outlet = $('outlet-prerendered');
+  const { width, height } = outlet.getBoundingClientRect();
+  const embeds = Object.fromEntries(
+    ROUTES.map(([route, label, path]) => [
+      route,
+      prerender({ src: url(path), title: `${label} (prerendered)` }, { width, height }),
+    ]),
+  );
+  let shown;
+  tabs('prerendered', (route) => {
+    if (shown) park(shown);
+    shown = embeds[route];
+    return { el: shown, how: `show() says ${show(shown, outlet)}` };
+  });
+
+  // Right: a new element for every route change.
+  tabs('created', (route) => {
+    const [, label, path] = ROUTES.find(([r]) => r === route);
+    const el = document.createElement('svc-embed');
+    el.title = `${label} (created per route)`;
+    el.src = url(path);
+    $('outlet-created').replaceChildren(el);
+    return { el, how: 'a new <svc-embed>' };
+  });
+}
+
+main();
