@@ -152,7 +152,8 @@ const STATES = [
   },
   {
     name: 'demo host: four dashboards sharing a session provider',
-    url: () => `${host.origin}/sessions`,
+    // Ten-minute sessions: no renewal swaps a frame out while the check runs.
+    url: () => `${host.origin}/sessions?ttl=600`,
     // The fourth pane has its own scheme (dark), whatever the page's.
     fixedFrameSchemes: true,
     async setup(page) {
