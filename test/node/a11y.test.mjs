@@ -76,16 +76,38 @@ async function clickAndSettle(frame, selector) {
   await frame.waitForFunction(settled, { timeout: MINUTE, polling: 100 });
 }
 
-/** Waits until the page has `count` frames from the tenant (at a URL holding `part`), all settled. */
+/**
+ * Waits until the page has `count` frames from the tenant (at a URL holding `part`), all settled. Polled over the
+ * frames attached now: a frame that a page replaces (a renewal's swap, a reload) is left for its successor, never
+ * waited on after it has gone. On a timeout, says which frame is not settled, and what keeps it busy.
+ */
 async function framesSettled(page, count, part = '/embed/') {
   const deadline = Date.now() + MINUTE;
   for (;;) {
-    const frames = page.frames().filter((f) => f.url().startsWith(tenant.origin) && f.url().includes(part));
-    if (frames.length >= count) {
-      await Promise.all(frames.map((f) => f.waitForFunction(settled, { timeout: MINUTE, polling: 100 })));
-      return;
+    const frames = page
+      .frames()
+      .filter((f) => !f.detached && f.url().startsWith(tenant.origin) && f.url().includes(part));
+    const done = await Promise.all(frames.map((f) => f.evaluate(settled).catch(() => false)));
+    if (frames.length >= count && done.every(Boolean)) return;
+    if (Date.now() > deadline) {
+      const busy = await Promise.all(
+        frames.map((f) =>
+          f
+            .evaluate(() =>
+              [...document.querySelectorAll('#root.boot, .skeleton, .msg.pending, [aria-busy="true"]')]
+                .map((e) => `${e.localName}.${e.className}`)
+                .join(' '),
+            )
+            .catch((e) => e.message),
+        ),
+      );
+      throw new Error(
+        `${frames.length} embed frames (${count} wanted); not settled: ${frames
+          .map((f, i) => !done[i] && `${new URL(f.url()).pathname} (${busy[i] || 'no #root content'})`)
+          .filter(Boolean)
+          .join(', ')}`,
+      );
     }
-    if (Date.now() > deadline) throw new Error(`${frames.length} embed frames, not ${count}`);
     await sleep(100);
   }
 }
