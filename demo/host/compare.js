@@ -1,7 +1,7 @@
 // Two embeds of one tenant origin, side by side: the element's source-window gate keeps their events
 // apart. Each pane's label is read from its element, so it always says what the embed was told.
 import { filterParam } from '/dist/protocol/index.js';
-import { attachLog, elementReady, hostConfig } from './events.js';
+import { attachLog, openPage } from './events.js';
 
 const $ = (id) => document.getElementById(id);
 const panes = [
@@ -30,12 +30,9 @@ function label({ side, tenant }) {
 }
 
 async function main() {
-  if (!(await elementReady())) {
-    $('build-warning').hidden = false;
-    return;
-  }
-  const { tenantOrigin } = await hostConfig();
-  $('tenant-origin').textContent = tenantOrigin;
+  const config = await openPage();
+  if (!config) return;
+  const { tenantOrigin } = config;
   for (const pane of panes) {
     const embed = $(pane.side);
     attachLog(embed, { list: $(`log-${pane.side}`), stateEl: $(`state-${pane.side}`), max: 60 });

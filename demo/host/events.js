@@ -221,3 +221,17 @@ export async function elementReady(timeoutMs = 4000) {
     new Promise((r) => setTimeout(() => r(false), timeoutMs)),
   ]);
 }
+
+/**
+ * What every demo page does first: waits for <svc-embed> (or shows the page's build warning and resolves with
+ * undefined), then reads the host's configuration and shows the tenant origin in the header.
+ */
+export async function openPage() {
+  if (!(await elementReady())) {
+    document.getElementById('build-warning').hidden = false;
+    return undefined;
+  }
+  const config = await hostConfig();
+  document.getElementById('tenant-origin').textContent = config.tenantOrigin;
+  return config;
+}

@@ -1,7 +1,7 @@
 // The playground page: every control maps to an attribute, property or method of <svc-embed>, and
 // three scenarios show what the element does when things go wrong in the field.
 import { filterParam } from '/dist/protocol/index.js';
-import { attachLog, elementReady, hostConfig } from './events.js';
+import { attachLog, openPage } from './events.js';
 
 const $ = (id) => document.getElementById(id);
 const embed = $('embed');
@@ -454,12 +454,8 @@ function renderSessionHint() {
 // ---- wiring
 
 async function main() {
-  if (!(await elementReady())) {
-    $('build-warning').hidden = false;
-    return;
-  }
-  config = await hostConfig();
-  $('tenant-origin').textContent = config.tenantOrigin;
+  config = await openPage();
+  if (!config) return;
   if (!config.refusingTenantOrigin) {
     $('scenario-origin').disabled = true;
     $('scenario-origin').title = 'Needs the refusing tenant that npm start runs';

@@ -1,7 +1,7 @@
 // Route changes, two ways: three embeds prerendered with svc-embed/prerender and moved into view, against a new
 // <svc-embed> per route. Each click is timed to the first animation frame that shows a ready dashboard.
 import { park, prerender, show } from '/cdn/svc-embed-prerender.min.js';
-import { elementReady, hostConfig } from './events.js';
+import { openPage } from './events.js';
 
 const $ = (id) => document.getElementById(id);
 const ROUTES = [
@@ -42,12 +42,9 @@ function tabs(side, onPick) {
 }
 
 async function main() {
-  if (!(await elementReady())) {
-    $('build-warning').hidden = false;
-    return;
-  }
-  const { tenantOrigin } = await hostConfig();
-  $('tenant-origin').textContent = tenantOrigin;
+  const config = await openPage();
+  if (!config) return;
+  const { tenantOrigin } = config;
   const url = (path) => `${tenantOrigin}${path}?session=demo-acme`;
 
   // Left: made once, parked off-screen at the outlet's size, live from the start.

@@ -1,6 +1,6 @@
 // Four embeds of one tenant sharing one session provider: each renews ahead of expiry behind its visible frame,
 // and renewals of one provider and one tenant origin share one provider call.
-import { statusText, elementReady, hostConfig } from './events.js';
+import { openPage, statusText } from './events.js';
 
 const $ = (id) => document.getElementById(id);
 // Sessions of 20 s, or `?ttl=<seconds>` (the accessibility check asks for long ones, so that no swap lands mid-check).
@@ -51,13 +51,10 @@ function tick() {
 }
 
 async function main() {
-  if (!(await elementReady())) {
-    $('build-warning').hidden = false;
-    return;
-  }
+  const config = await openPage();
+  if (!config) return;
+  const { tenantOrigin } = config;
   $('ttl').textContent = String(TTL);
-  const { tenantOrigin } = await hostConfig();
-  $('tenant-origin').textContent = tenantOrigin;
   // The first session, for all four: one call of this page's own at start.
   const first = await mint();
   note(`GET /session?tenant=acme&ttl=${TTL} minted the first session, for all four`);
