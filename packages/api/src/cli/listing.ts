@@ -50,10 +50,10 @@ export async function runListing<T>(ctx: RunContext, spec: ListingSpec<T>): Prom
     ...(spec.scimAuthScheme ? { scimAuthScheme: spec.scimAuthScheme } : {}),
   });
   let received = 0;
-  const collect = await collector();
+  const collect = collector();
   const onPage = (p: PageProgress) => {
     received += p.bytes;
-    collect(p.bytes);
+    collect.page(p.bytes);
     show.page(p);
   };
   let iterator: AsyncGenerator<T, void, undefined>;
@@ -77,23 +77,24 @@ export async function runListing<T>(ctx: RunContext, spec: ListingSpec<T>): Prom
     } else {
       const out = streamed(format, spec);
       const put = (piece: string) => ctx.io.out(format === 'csv' ? piece : jsonText(piece));
-      const write = async (text: string) => {
-        // A page of 200 recipients is one piece: written as it is, without a generator.
+      for await (const page of PageItems.pages(iterator)) {
+        count += page.length;
+        const text = out.page(page);
+        // A page of 200 recipients is one piece: written as it is, without a generator or a call of its own.
         if (text.length <= SLICE) {
           if (text) await put(text);
         } else {
           for (const piece of slices(text)) await put(piece);
         }
-      };
-      for await (const page of PageItems.pages(iterator)) {
-        count += page.length;
-        await write(out.page(page));
       }
-      await write(out.end());
+      const end = out.end();
+      if (end) await put(end);
     }
   } catch (err) {
     // Reported with the base URL named as the user gave it: the hint then says which setting to change.
     throw withBaseUrl(err, { name: baseUrlName(ctx.flags), value: client.baseUrl });
+  } finally {
+    collect.end();
   }
   show.done(count);
   return EXIT.ok;
