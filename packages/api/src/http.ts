@@ -87,43 +87,71 @@ export function parseRetryAfter(value: string | null, now = Date.now()): number 
   return undefined;
 }
 
+/** The last content type read, and what {@link mediaType} made of it: every page of a listing has the same one. */
+let lastType: { sent: string; redact: (t: string) => string; media: { shown: string; type: string } } | undefined;
+
 /** The media type as sent (redacted before anything else), and its lowercase form for comparisons. */
 function mediaType(headers: Headers, redact: (t: string) => string): { shown: string; type: string } {
-  const shown = redact(headers.get('content-type') ?? '')
-    .split(';')[0]
-    .trim();
-  return { shown, type: shown.toLowerCase() };
+  const sent = headers.get('content-type') ?? '';
+  if (lastType?.sent === sent && lastType.redact === redact) return lastType.media;
+  const shown = redact(sent).split(';')[0].trim();
+  const media = { shown, type: shown.toLowerCase() };
+  lastType = { sent, redact, media };
+  return media;
 }
 
 function isJsonType(type: string): boolean {
   return type === 'application/json' || (type.startsWith('application/') && type.endsWith('+json'));
 }
 
-/**
- * One abort listener for a run of awaits: `race(promise)` rejects with the signal's reason as soon as it
- * aborts (at once if it already has), even if `promise` never settles; `release()` removes the listener.
- */
-function abortRace(signal: AbortSignal): { race<T>(promise: Promise<T>): Promise<T>; release(): void } {
-  let onAbort!: () => void;
-  const aborted = new Promise<never>((_, reject) => {
-    onAbort = () => reject(signal.reason);
-  });
-  aborted.catch(() => {});
-  signal.addEventListener('abort', onAbort, { once: true });
-  if (signal.aborted) onAbort();
-  return {
-    race: (promise) => Promise.race([promise, aborted]),
-    release: () => signal.removeEventListener('abort', onAbort),
-  };
+/** What the attempt races its request and each read of the body with: see {@link Lease.race}. */
+interface AbortRace {
+  race<T>(promise: Promise<T>): Promise<T>;
 }
 
-/** `promise`, or its signal's reason as soon as the signal aborts. */
-async function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  const abort = abortRace(signal);
-  try {
-    return await abort.race(promise);
-  } finally {
-    abort.release();
+/**
+ * An AbortController that one attempt at a time holds, with one listener of its own for good. An attempt that ends
+ * without an abort hands it to the next, up to {@link MAX_USES} attempts: each AbortSignal of Node 20 has a map
+ * (hidden class) of its own, and fetch leaves a listener on the signal until the request it made is collected, so a
+ * listener added and removed there per attempt walked past those of the requests before. The cap keeps them few.
+ * The caller's signal gets a listener for the attempt only.
+ */
+class Lease implements AbortRace {
+  readonly ctrl = new AbortController();
+  uses = 0;
+  /** Rejects the running attempt's race; unset between attempts. */
+  #reject: ((reason: unknown) => void) | undefined;
+  #aborted: Promise<never> | undefined;
+  #outer: AbortSignal | undefined;
+  readonly #onOuterAbort = () => this.ctrl.abort(this.#outer!.reason);
+
+  constructor() {
+    this.ctrl.signal.addEventListener('abort', () => this.#reject?.(this.ctrl.signal.reason), { once: true });
+  }
+
+  /** Starts an attempt that the caller's `outer` signal aborts too. */
+  start(outer: AbortSignal | undefined): void {
+    this.uses++;
+    this.#outer = outer;
+    outer?.addEventListener('abort', this.#onOuterAbort, { once: true });
+    this.#aborted = new Promise<never>((_, reject) => {
+      this.#reject = reject;
+    });
+    this.#aborted.catch(() => {});
+  }
+
+  /** `promise`, or the abort's reason as soon as the controller aborts, even if `promise` never settles. */
+  race<T>(promise: Promise<T>): Promise<T> {
+    return Promise.race([promise, this.#aborted!]);
+  }
+
+  /** Ends the attempt; whether the lease may serve another. */
+  end(): boolean {
+    this.#outer?.removeEventListener('abort', this.#onOuterAbort);
+    this.#outer = undefined;
+    this.#reject = undefined;
+    this.#aborted = undefined;
+    return !this.ctrl.signal.aborted && this.uses < MAX_USES;
   }
 }
 
@@ -211,19 +239,17 @@ class ChunkDecoder {
 
 /**
  * Reads a body as a stream, at most `cap` bytes: past it, reading stops, the rest is cancelled and
- * `truncated` is true. Rejects with the signal's reason when it aborts (the stream is cancelled), even
- * while a read is pending that would never settle.
+ * `truncated` is true. Rejects with the attempt's abort reason (the stream is cancelled), even while a read is
+ * pending that would never settle: each read is raced with `abort`, the attempt's one listener.
  */
 async function readCapped(
   res: Response,
   cap: number,
-  signal: AbortSignal,
+  abort: AbortRace,
 ): Promise<{ text: string; truncated: boolean; bytes: number }> {
   const body = res.body;
   if (!body) return { text: '', truncated: false, bytes: 0 };
   const reader = body.getReader();
-  // One abort listener for the whole body, raced with each read.
-  const abort = abortRace(signal);
   // Decoded chunk by chunk (a character split between chunks is kept for the next): no copy of the whole body
   // into one buffer. Large buffers freed page after page make the process's memory grow (the allocator keeps
   // them); strings live in the JavaScript heap, which gives its space back.
@@ -250,12 +276,14 @@ async function readCapped(
   } catch (err) {
     reader.cancel().catch(() => {});
     throw err;
-  } finally {
-    abort.release();
   }
   if (truncated) reader.cancel().catch(() => {});
   return { text: text + decoder.end(), truncated, bytes: size };
 }
+
+/** How many attempts one {@link Lease} serves at most, and how many idle ones a transport keeps. */
+const MAX_USES = 16;
+const MAX_SPARE = 4;
 
 /** A retried failure is always an HTTP_ERROR (429, 502, 503, 504), a NETWORK_ERROR or a TIMEOUT. */
 type Attempt = { done: JsonResult } | { retry: SvcApiError; delayMs: number | undefined };
@@ -271,6 +299,7 @@ const CHECK_BASE_URL = 'check the base URL first (it usually ends in /api)';
 /** Performs GET requests for the client. Not part of the public API. */
 export class Transport {
   readonly #c: TransportConfig;
+  readonly #spare: Lease[] = [];
 
   constructor(config: TransportConfig) {
     this.#c = config;
@@ -323,11 +352,11 @@ export class Transport {
         { code: 'HTTP_ERROR', status: 0, method: 'GET', path: redact(spec.path), attempts: attempt, ...init },
       );
 
-    // One controller per attempt joins the caller's signal and the timeout.
-    const ctrl = new AbortController();
+    // A controller of its own for the attempt joins the caller's signal and the timeout.
     const outer = spec.signal;
-    const onOuterAbort = () => ctrl.abort(outer!.reason);
-    outer?.addEventListener('abort', onOuterAbort, { once: true });
+    const abort = this.#spare.pop() ?? new Lease();
+    abort.start(outer);
+    const ctrl = abort.ctrl;
     let timedOut = false;
     const timer = setTimeout(() => {
       timedOut = true;
@@ -367,14 +396,13 @@ export class Transport {
       const fetchImpl = this.#c.fetch;
       let res: Response;
       try {
-        res = await untilAborted(
+        res = await abort.race(
           fetchImpl(this.#c.baseUrl + spec.path, {
             method: 'GET',
             headers: { authorization: spec.authorization, accept: spec.accept },
             redirect: 'error',
             signal: ctrl.signal,
           }),
-          ctrl.signal,
         );
       } catch (err) {
         return noResponse(err);
@@ -400,7 +428,7 @@ export class Transport {
         }
         let read: { text: string; truncated: boolean; bytes: number };
         try {
-          read = await readCapped(res, MAX_RESPONSE_BYTES, ctrl.signal);
+          read = await readCapped(res, MAX_RESPONSE_BYTES, abort);
         } catch (err) {
           return noResponse(err);
         }
@@ -449,7 +477,7 @@ export class Transport {
         return { retry: fail(what, { status, requestId, retryAfterMs }), delayMs: retryAfterMs };
       }
 
-      const extra = await this.#errorDetail(res, ctrl.signal, outer);
+      const extra = await this.#errorDetail(res, abort, outer);
       // A 404 that is not JSON comes from a web server or a proxy, not from the API: most often the
       // base URL lacks its /api part, and the API's own explanation would mislead.
       const notJson = status === 404 && !isJsonType(mediaType(res.headers, redact).type);
@@ -462,7 +490,7 @@ export class Transport {
       throw fail(`HTTP ${status}, ${meaning}${rid}${said}`, { status, requestId, ...extra });
     } finally {
       clearTimeout(timer);
-      outer?.removeEventListener('abort', onOuterAbort);
+      if (abort.end() && this.#spare.length < MAX_SPARE) this.#spare.push(abort);
     }
   }
 
@@ -472,7 +500,7 @@ export class Transport {
    */
   async #errorDetail(
     res: Response,
-    signal: AbortSignal,
+    abort: AbortRace,
     outer: AbortSignal | undefined,
   ): Promise<{ detail?: string; scimType?: string }> {
     const { redact } = this.#c;
@@ -483,7 +511,7 @@ export class Transport {
     }
     let text: string;
     try {
-      const read = await readCapped(res, MAX_ERROR_BODY, signal);
+      const read = await readCapped(res, MAX_ERROR_BODY, abort);
       // A cut may split a token, which redaction would then miss: drop what may hold a part of one, the trailing
       // run of token characters and of what a server may slip between them.
       text = read.truncated ? dropTrailingWord(read.text, this.#c.tokenLength) : read.text;
