@@ -3,7 +3,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
-import { once } from 'node:events';
+import { getEventListeners, once } from 'node:events';
 import { SvcApiError, SvcClient } from '@svc-embed/api';
 import { startTenant } from '@svc-embed/tenant';
 import { CREDENTIALS, SCIM_USERS, recipientsOf } from '../../packages/tenant/dist/seed.js';
@@ -180,6 +180,61 @@ describe('over real HTTP against a loopback server', () => {
     await assert.rejects(pending, { name: 'AbortError' });
     await closed;
     assert.equal(srv.requests.length, 1);
+  });
+
+  // The transport hands an AbortController that ended an attempt without an abort to the next attempt: the
+  // outcomes below are what reusing one must never change.
+  test('requests in a row: the signal of the caller keeps no listener, and a timeout is not carried to the next request', async () => {
+    srv.handle = recipientsHandler;
+    const c = client({ timeoutMs: 2_000, maxRetries: 0 });
+    const ctrl = new AbortController();
+    for (let i = 0; i < 20; i++) {
+      const page = await c.listRecipients({ deploymentId: 1, notificationId: 1, first: 1, signal: ctrl.signal });
+      assert.equal(page.items.length, 1);
+      assert.equal(getEventListeners(ctrl.signal, 'abort').length, 0, `after request ${i + 1}`);
+    }
+    let closed;
+    srv.handle = (req) => {
+      closed = once(req.socket, 'close');
+    };
+    await assert.rejects(c.listRecipients({ deploymentId: 1, notificationId: 1, signal: ctrl.signal }), {
+      code: 'TIMEOUT',
+    });
+    await closed;
+    assert.equal(getEventListeners(ctrl.signal, 'abort').length, 0);
+    srv.handle = recipientsHandler;
+    for (let i = 0; i < 3; i++) {
+      const page = await c.listRecipients({ deploymentId: 1, notificationId: 1, first: 2 });
+      assert.equal(page.items.length, 2);
+    }
+  });
+
+  test('concurrent requests: aborting one leaves the other to finish', async () => {
+    const c = client({ maxRetries: 0 });
+    // Requests in turn first, so that the transport has controllers to hand on.
+    srv.handle = recipientsHandler;
+    for (let i = 0; i < 3; i++) await c.listRecipients({ deploymentId: 1, notificationId: 1, first: 1 });
+    // Both requests are held; the first is aborted by its caller, then the second is answered.
+    const held = [];
+    let firstClosed;
+    srv.handle = (req, res) => {
+      if (req.url.startsWith('/api/v1/deployments/1/')) firstClosed = once(req.socket, 'close');
+      held.push({ req, res });
+    };
+    const ctrl = new AbortController();
+    const first = c.listRecipients({ deploymentId: 1, notificationId: 1, signal: ctrl.signal });
+    const second = c.listRecipients({ deploymentId: 2, notificationId: 1 });
+    while (held.length < 2) await new Promise((r) => setTimeout(r, 10));
+    ctrl.abort();
+    await assert.rejects(first, { name: 'AbortError' });
+    await firstClosed;
+    const other = held.find(({ req }) => req.url.startsWith('/api/v1/deployments/2/'));
+    send(other.res, 200, { items: [{ type: 'USER', userId: 7 }], pageInfo: null });
+    const page = await second;
+    assert.deepEqual(
+      page.items.map((r) => r.userId),
+      [7],
+    );
   });
 
   test('an HTML page with status 200 is refused as a wrong content type', async () => {
