@@ -237,6 +237,36 @@ describe('over real HTTP against a loopback server', () => {
     );
   });
 
+  test("a fetch of the caller's own gets a signal per request: an abort reaches only the request it ends", async () => {
+    srv.handle = recipientsHandler;
+    // A fetch that listens to each request's signal and never stops, as wrappers and mocks may.
+    const heard = [];
+    let n = 0;
+    const fetch = (url, init) => {
+      const id = ++n;
+      init.signal.addEventListener('abort', () => heard.push(id));
+      return globalThis.fetch(url, init);
+    };
+    const warnings = [];
+    const onWarning = (w) => warnings.push(w.name);
+    process.on('warning', onWarning);
+    try {
+      const c = client({ fetch, maxRetries: 0 });
+      for (let i = 0; i < 12; i++) await c.listRecipients({ deploymentId: 1, notificationId: 1, first: 1 });
+      srv.handle = () => {};
+      const ctrl = new AbortController();
+      const pending = c.listRecipients({ deploymentId: 1, notificationId: 1, signal: ctrl.signal });
+      while (n < 13) await new Promise((r) => setTimeout(r, 10));
+      ctrl.abort();
+      await assert.rejects(pending, { name: 'AbortError' });
+      assert.deepEqual(heard, [13]);
+      await new Promise((r) => setImmediate(r));
+      assert.deepEqual(warnings, []);
+    } finally {
+      process.off('warning', onWarning);
+    }
+  });
+
   test('an HTML page with status 200 is refused as a wrong content type', async () => {
     srv.handle = (_req, res) => {
       res.writeHead(200, { 'content-type': 'text/html' });

@@ -3,7 +3,7 @@
  * "SCIM users") over `fetch`.
  */
 import { SvcApiError } from './errors.js';
-import { Transport } from './http.js';
+import { LOADED_FETCH, Transport } from './http.js';
 import { PageItems } from './items.js';
 import { REDACTED, redactor } from './text.js';
 import type { JsonResult } from './http.js';
@@ -280,6 +280,7 @@ export class SvcClient {
       onRetry: checkCallback('onRetry', options.onRetry),
       redact,
       tokenLength: token.length,
+      reuseSignals: options.fetch === undefined && globalThis.fetch === LOADED_FETCH,
     });
     this.#view = { baseUrl: this.baseUrl, token: REDACTED, scimAuthScheme: this.#scimScheme, timeoutMs, maxRetries };
     this.scim = new ScimApi(

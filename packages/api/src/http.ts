@@ -21,7 +21,16 @@ export interface TransportConfig {
   redact: (text: string) => string;
   /** The credential's length: how much of a cut body's end may hold a part of it. */
   tokenLength: number;
+  /**
+   * Whether an AbortController may serve several attempts ({@link Lease}): only with the runtime's own fetch, which
+   * ignores an abort once its request is done. A fetch of the caller's own may keep listening to a signal after
+   * its request, and would then hear the aborts of the requests after it.
+   */
+  reuseSignals: boolean;
 }
+
+/** The global fetch as this module found it: the runtime's own, unless something replaced it before. */
+export const LOADED_FETCH: unknown = globalThis.fetch;
 
 /** One request as the API layer describes it. */
 export interface RequestSpec {
@@ -87,17 +96,16 @@ export function parseRetryAfter(value: string | null, now = Date.now()): number 
   return undefined;
 }
 
-/** The last content type read, and what {@link mediaType} made of it: every page of a listing has the same one. */
-let lastType: { sent: string; redact: (t: string) => string; media: { shown: string; type: string } } | undefined;
+/** A media type as sent (redacted before anything else), and its lowercase form for comparisons. */
+interface Media {
+  readonly shown: string;
+  readonly type: string;
+}
 
-/** The media type as sent (redacted before anything else), and its lowercase form for comparisons. */
-function mediaType(headers: Headers, redact: (t: string) => string): { shown: string; type: string } {
-  const sent = headers.get('content-type') ?? '';
-  if (lastType?.sent === sent && lastType.redact === redact) return lastType.media;
+/** The media type of a content type as sent. */
+function mediaType(sent: string, redact: (t: string) => string): Media {
   const shown = redact(sent).split(';')[0].trim();
-  const media = { shown, type: shown.toLowerCase() };
-  lastType = { sent, redact, media };
-  return media;
+  return { shown, type: shown.toLowerCase() };
 }
 
 function isJsonType(type: string): boolean {
@@ -110,11 +118,12 @@ interface AbortRace {
 }
 
 /**
- * An AbortController that one attempt at a time holds, with one listener of its own for good. An attempt that ends
- * without an abort hands it to the next, up to {@link MAX_USES} attempts: each AbortSignal of Node 20 has a map
- * (hidden class) of its own, and fetch leaves a listener on the signal until the request it made is collected, so a
- * listener added and removed there per attempt walked past those of the requests before. The cap keeps them few.
- * The caller's signal gets a listener for the attempt only.
+ * An AbortController that one attempt at a time holds, with one listener of its own for good. With the runtime's own
+ * fetch ({@link TransportConfig.reuseSignals}), an attempt that ends without an abort hands it to the next, up to
+ * {@link MAX_USES} attempts: each AbortSignal of Node 20 has a map (hidden class) of its own, and fetch leaves a
+ * listener on the signal until the request it made is collected, so a listener added and removed there per attempt
+ * walked past those of the requests before. The cap keeps them few. The caller's signal gets a listener for the
+ * attempt only.
  */
 class Lease implements AbortRace {
   readonly ctrl = new AbortController();
@@ -300,9 +309,18 @@ const CHECK_BASE_URL = 'check the base URL first (it usually ends in /api)';
 export class Transport {
   readonly #c: TransportConfig;
   readonly #spare: Lease[] = [];
+  /** The last content type read, and its media type: every page of a listing has the same one. */
+  #lastType: { sent: string; media: Media } | undefined;
 
   constructor(config: TransportConfig) {
     this.#c = config;
+  }
+
+  /** The media type of a response, parsed once for each new content type. */
+  #media(headers: Headers): Media {
+    const sent = headers.get('content-type') ?? '';
+    if (this.#lastType?.sent !== sent) this.#lastType = { sent, media: mediaType(sent, this.#c.redact) };
+    return this.#lastType.media;
   }
 
   /** The normalised base URL (no credential). */
@@ -354,7 +372,7 @@ export class Transport {
 
     // A controller of its own for the attempt joins the caller's signal and the timeout.
     const outer = spec.signal;
-    const abort = this.#spare.pop() ?? new Lease();
+    const abort = (this.#c.reuseSignals ? this.#spare.pop() : undefined) ?? new Lease();
     abort.start(outer);
     const ctrl = abort.ctrl;
     let timedOut = false;
@@ -413,7 +431,7 @@ export class Transport {
       const rid = requestId ? ` [request id ${requestId}]` : '';
 
       if (status >= 200 && status < 300) {
-        const { shown, type } = mediaType(res.headers, redact);
+        const { shown, type } = this.#media(res.headers);
         if (!isJsonType(type)) {
           discard(res);
           throw fail(
@@ -480,7 +498,7 @@ export class Transport {
       const extra = await this.#errorDetail(res, abort, outer);
       // A 404 that is not JSON comes from a web server or a proxy, not from the API: most often the
       // base URL lacks its /api part, and the API's own explanation would mislead.
-      const notJson = status === 404 && !isJsonType(mediaType(res.headers, redact).type);
+      const notJson = status === 404 && !isJsonType(this.#media(res.headers).type);
       const meaning = notJson
         ? `a non-JSON answer, so probably not the API: ${CHECK_BASE_URL}`
         : status === 404 && spec.notFound
@@ -490,7 +508,7 @@ export class Transport {
       throw fail(`HTTP ${status}, ${meaning}${rid}${said}`, { status, requestId, ...extra });
     } finally {
       clearTimeout(timer);
-      if (abort.end() && this.#spare.length < MAX_SPARE) this.#spare.push(abort);
+      if (abort.end() && this.#c.reuseSignals && this.#spare.length < MAX_SPARE) this.#spare.push(abort);
     }
   }
 
@@ -504,7 +522,7 @@ export class Transport {
     outer: AbortSignal | undefined,
   ): Promise<{ detail?: string; scimType?: string }> {
     const { redact } = this.#c;
-    const { type } = mediaType(res.headers, redact);
+    const { type } = this.#media(res.headers);
     if (!isJsonType(type) && type !== 'text/plain') {
       discard(res);
       return {};
