@@ -297,3 +297,97 @@ describe('response bodies in one read or in many', () => {
     },
   );
 });
+
+// The command's faster ways to write a page (packages/api/src/cli/format.ts, commands/recipients.ts) against the
+// text of the general ones, on recipients whose fields hold what a formula guard, a quote or a join must handle.
+describe("the command's CSV lines and NDJSON pages: the faster ways give the general text", async () => {
+  const { csvLine, ndjsonPage } = await import('../../packages/api/dist/cli/format.js');
+  const { recipientCsv } = await import('../../packages/api/dist/cli/commands/recipients.js');
+  const { RECIPIENT_FIELDS, parseRecipientsPage } = await import('../../packages/api/dist/validate.js');
+  const TRICKY = [
+    '',
+    ' ',
+    'plain',
+    '=1+1',
+    ' =cmd',
+    '+x',
+    '-x',
+    '@x',
+    '\uff1dx',
+    'a,b',
+    'say "hi"',
+    'a\nb',
+    'tab\there',
+    '},{',
+    '{"a":1},{"b":2}',
+    'caf\u00e9',
+    '\u202eevil',
+    'x\x7f',
+    null,
+    undefined,
+  ];
+  // mulberry32: the same pseudo-random recipients on every run.
+  let seed = 7;
+  const random = () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  const pick = (list) => list[Math.floor(random() * list.length)];
+  const value = () => pick([...TRICKY, 'user@example.com', 'C0AB12']);
+  const id = () => pick([null, 1, 42, -5, 9007199254740991]);
+  function item() {
+    switch (pick(['USER', 'EMBED_USER', 'SLACK', 'TEAMS'])) {
+      case 'USER':
+        return { type: 'USER', userId: id(), email: value(), username: value() };
+      case 'EMBED_USER':
+        return {
+          type: 'EMBED_USER',
+          embedUserId: id(),
+          embedTenantName: value(),
+          externalId: value(),
+          email: value(),
+          username: value(),
+        };
+      case 'SLACK':
+        return { type: 'SLACK', channelId: value(), channelName: value(), username: value() };
+      default:
+        return { type: 'TEAMS', email: value(), nested: [{ a: value() }, { b: [value(), { c: value() }] }], n: id() };
+    }
+  }
+  const pages = Array.from(
+    { length: 60 },
+    () => parseRecipientsPage({ items: Array.from({ length: 40 }, item), pageInfo: null }).items,
+  );
+  const record = (r) => (r.type === 'UNKNOWN' ? r.raw : r);
+
+  test('a recipient of every kind: its CSV line is the line by column', () => {
+    const kinds = new Set();
+    for (const page of pages)
+      for (const r of page) {
+        kinds.add(r.type);
+        assert.equal(recipientCsv(r), csvLine(RECIPIENT_FIELDS, record(r)), JSON.stringify(record(r)));
+      }
+    assert.deepEqual([...kinds].sort(), ['EMBED_USER', 'SLACK', 'UNKNOWN', 'USER']);
+  });
+
+  test('a page of records: one JSON.stringify gives the lines of one call per record, also when a string or a nested value holds "},{"', () => {
+    // A page of ordinary recipients takes the one-call way; the pages above hold "},{" in strings or nested values.
+    const ordinary = parseRecipientsPage({
+      items: Array.from({ length: 50 }, (_, i) => ({
+        type: 'USER',
+        userId: i,
+        email: `u${i}@example.com`,
+        username: `u${i}`,
+      })),
+      pageInfo: null,
+    }).items;
+    for (const page of [...pages, ordinary, ordinary.slice(0, 1), []]) {
+      const values = page.map(record);
+      const expected = values.map((v) => `${JSON.stringify(v)}\n`).join('');
+      assert.equal(ndjsonPage(values, true), expected);
+      assert.equal(ndjsonPage(values, false), expected);
+    }
+  });
+});
