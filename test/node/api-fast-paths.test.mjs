@@ -390,4 +390,22 @@ describe("the command's CSV lines and NDJSON pages: the faster ways give the gen
       assert.equal(ndjsonPage(values, false), expected);
     }
   });
+
+  test('a toJSON that code put on Object.prototype: NDJSON is still one call per record', () => {
+    const values = Array.from({ length: 5 }, (_, i) => ({ type: 'USER', userId: i }));
+    Object.defineProperty(Object.prototype, 'toJSON', {
+      value() {
+        // An array becomes as many empty objects: joined by "},{", as the records would be.
+        return Array.isArray(this) ? this.map(() => ({})) : { seen: this.userId };
+      },
+      configurable: true,
+    });
+    try {
+      const expected = values.map((v) => `${JSON.stringify(v)}\n`).join('');
+      assert.match(expected, /^\{"seen":0\}\n/);
+      assert.equal(ndjsonPage(values, true), expected);
+    } finally {
+      delete Object.prototype.toJSON;
+    }
+  });
 });

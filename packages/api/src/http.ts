@@ -102,12 +102,6 @@ interface Media {
   readonly type: string;
 }
 
-/** The media type of a content type as sent. */
-function mediaType(sent: string, redact: (t: string) => string): Media {
-  const shown = redact(sent).split(';')[0].trim();
-  return { shown, type: shown.toLowerCase() };
-}
-
 function isJsonType(type: string): boolean {
   return type === 'application/json' || (type.startsWith('application/') && type.endsWith('+json'));
 }
@@ -127,7 +121,7 @@ interface AbortRace {
  */
 class Lease implements AbortRace {
   readonly ctrl = new AbortController();
-  uses = 0;
+  #uses = 0;
   /** Rejects the running attempt's race; unset between attempts. */
   #reject: ((reason: unknown) => void) | undefined;
   #aborted: Promise<never> | undefined;
@@ -140,7 +134,7 @@ class Lease implements AbortRace {
 
   /** Starts an attempt that the caller's `outer` signal aborts too. */
   start(outer: AbortSignal | undefined): void {
-    this.uses++;
+    this.#uses++;
     this.#outer = outer;
     outer?.addEventListener('abort', this.#onOuterAbort, { once: true });
     this.#aborted = new Promise<never>((_, reject) => {
@@ -160,7 +154,7 @@ class Lease implements AbortRace {
     this.#outer = undefined;
     this.#reject = undefined;
     this.#aborted = undefined;
-    return !this.ctrl.signal.aborted && this.uses < MAX_USES;
+    return !this.ctrl.signal.aborted && this.#uses < MAX_USES;
   }
 }
 
@@ -319,7 +313,10 @@ export class Transport {
   /** The media type of a response, parsed once for each new content type. */
   #media(headers: Headers): Media {
     const sent = headers.get('content-type') ?? '';
-    if (this.#lastType?.sent !== sent) this.#lastType = { sent, media: mediaType(sent, this.#c.redact) };
+    if (this.#lastType?.sent !== sent) {
+      const shown = this.#c.redact(sent).split(';')[0].trim();
+      this.#lastType = { sent, media: { shown, type: shown.toLowerCase() } };
+    }
     return this.#lastType.media;
   }
 

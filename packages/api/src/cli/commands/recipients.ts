@@ -21,9 +21,9 @@ function record(r: NotificationRecipient): Row {
 }
 
 /**
- * A recipient's CSV line, the text of `csvLine(COLUMNS, record(r))` (test/node/api-fast-paths.test.mjs compares them): each
- * kind's own fields by name, every cell through csvCell, the others empty. A column looked up by name for each cell
- * took a page of 200 recipients 35 microseconds, this 16.
+ * A recipient's CSV line, the text of `csvLine(COLUMNS, record(r))` (test/node/api-fast-paths.test.mjs compares
+ * them): each kind's own fields by name, every cell through csvCell, the others empty. A column looked up by name for
+ * each cell took a page of 200 recipients 35 microseconds, this 16.
  */
 export function recipientCsv(r: NotificationRecipient): string {
   switch (r.type) {
