@@ -4,7 +4,10 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { SvcApiError, SvcClient } from '@svc-embed/api';
+import { runInNewContext } from 'node:vm';
+import { isPlainObject } from '@svc-embed/protocol';
 import { PageItems } from '../../packages/api/dist/items.js';
+import { parseRecipientsPage } from '../../packages/api/dist/validate.js';
 
 const BASE = 'https://acme.example.com/api';
 const TOKEN = 'sk_live.Secret-Token_0123456789';
@@ -224,6 +227,34 @@ describe('recipient fields are own properties only', () => {
     ).listRecipients(ids);
     assert.deepEqual({ ...res.items[0] }, { type: 'USER', userId: 1, email: null, username: null });
     assert.equal(Object.getPrototypeOf(res.items[0]), Object.prototype);
+  });
+
+  test('an item is an object as isPlainObject says, with the check for what JSON.parse makes answered first', () => {
+    const kinds = {
+      'JSON.parse': JSON.parse('{"type":"USER","userId":1}'),
+      'a null prototype': Object.assign(Object.create(null), { type: 'USER', userId: 1 }),
+      'another realm': runInNewContext('({ type: "USER", userId: 1 })'),
+      'an array': Object.assign([], { type: 'USER', userId: 1 }),
+      'a class instance': Object.assign(new (class Recipient {})(), { type: 'USER', userId: 1 }),
+      'a Map': Object.assign(new Map(), { type: 'USER', userId: 1 }),
+      'an object over a plain object': Object.assign(Object.create({}), { type: 'USER', userId: 1 }),
+    };
+    for (const [kind, item] of Object.entries(kinds)) {
+      let accepted;
+      try {
+        accepted = parseRecipientsPage({ items: [item], pageInfo: null }).items[0].userId === 1;
+      } catch (err) {
+        assert.equal(err.field, 'items[0]', kind);
+        accepted = false;
+      }
+      assert.equal(accepted, isPlainObject(item), kind);
+    }
+    assert.deepEqual(
+      Object.entries(kinds)
+        .filter(([, item]) => isPlainObject(item))
+        .map(([kind]) => kind),
+      ['JSON.parse', 'a null prototype', 'another realm'],
+    );
   });
 
   test('the first bad field in declaration order is the one named, with its item index', async () => {

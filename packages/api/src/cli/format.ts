@@ -155,22 +155,33 @@ export function* slices(text: string, size = SLICE): Generator<string, void, und
 /**
  * NDJSON lines of `values`: the text of `JSON.stringify` of each, a line each. When the caller knows every value to
  * be a plain object without `toJSON` (`objects`), one `JSON.stringify` of the array has them between `[` and `]`,
- * each two joined by `},{`; found exactly that often, `},{` is in no string and no nested value (the sequence cannot
- * overlap itself), and the joins become line breaks. A page of 200 recipients took 7 microseconds less than with a
- * call per record. Otherwise, a call per value.
+ * each two joined by `},{`. Split there, in one call, into exactly as many pieces as values, `},{` is in no string
+ * and no nested value (the sequence cannot overlap itself), and the pieces are joined by line breaks instead. A page
+ * of 200 recipients took 7 microseconds less than with a call per record (and the split, a third of the
+ * instructions of counting the joins with indexOf and replacing them). Otherwise, a call per value.
  */
 export function ndjsonPage(values: readonly unknown[], objects: boolean): string {
   if (values.length === 0) return '';
   // A toJSON that some code put on the prototypes would be called for the array too: a call per value then.
   if (objects && !('toJSON' in Array.prototype) && !('toJSON' in Object.prototype)) {
-    const array = JSON.stringify(values);
-    let joins = 0;
-    for (let at = array.indexOf('},{'); at >= 0 && joins < values.length; at = array.indexOf('},{', at + 3)) joins++;
-    if (joins === values.length - 1) return `${array.slice(1, -1).replaceAll('},{', '}\n{')}\n`;
+    const parts = JSON.stringify(values)
+      .slice(1, -1)
+      .split('},{', values.length + 1);
+    if (parts.length === values.length) return `${parts.join('}\n{')}\n`;
   }
   let text = '';
   for (const value of values) text += `${JSON.stringify(value)}\n`;
   return text;
+}
+
+/**
+ * The page's items as JSON writes them. A loop, not `map()`: called once a page, the function holding a `map()` was
+ * not optimised before the listing's end, and map's own loop called the callback from the builtin for every item.
+ */
+function jsonValues<T>(spec: ListingFormats<T>, items: readonly T[]): unknown[] {
+  const values: unknown[] = [];
+  for (let i = 0; i < items.length; i++) values.push(spec.json(items[i]));
+  return values;
 }
 
 /**
@@ -184,10 +195,7 @@ export function streamed<T>(format: Exclude<Format, 'table'>, spec: ListingForma
     return {
       page: (items) => {
         count += items.length;
-        return ndjsonPage(
-          items.map((item) => spec.json(item)),
-          spec.jsonObjects === true,
-        );
+        return ndjsonPage(jsonValues(spec, items), spec.jsonObjects === true);
       },
       end: () => '',
     };
@@ -208,11 +216,7 @@ export function streamed<T>(format: Exclude<Format, 'table'>, spec: ListingForma
     page: (items) => {
       if (!items.length) return '';
       // The page's elements as JSON.stringify(array, null, 2) writes them: its text between "[\n" and "\n]".
-      const array = JSON.stringify(
-        items.map((item) => spec.json(item)),
-        null,
-        2,
-      );
+      const array = JSON.stringify(jsonValues(spec, items), null, 2);
       const text = `${count ? ',\n' : '[\n'}${array.slice(2, -2)}`;
       count += items.length;
       return text;
