@@ -238,6 +238,10 @@ describe('recipient fields are own properties only', () => {
       'a class instance': Object.assign(new (class Recipient {})(), { type: 'USER', userId: 1 }),
       'a Map': Object.assign(new Map(), { type: 'USER', userId: 1 }),
       'an object over a plain object': Object.assign(Object.create({}), { type: 'USER', userId: 1 }),
+      'Object.create(Object.prototype)': Object.assign(Object.create(Object.prototype), { type: 'USER', userId: 1 }),
+      'an own "__proto__" key': JSON.parse('{"type":"USER","userId":1,"__proto__":[]}'),
+      'a Proxy of a plain object': new Proxy({ type: 'USER', userId: 1 }, {}),
+      'a Proxy whose prototype is an array': new Proxy({ type: 'USER', userId: 1 }, { getPrototypeOf: () => [] }),
     };
     for (const [kind, item] of Object.entries(kinds)) {
       let accepted;
@@ -253,7 +257,14 @@ describe('recipient fields are own properties only', () => {
       Object.entries(kinds)
         .filter(([, item]) => isPlainObject(item))
         .map(([kind]) => kind),
-      ['JSON.parse', 'a null prototype', 'another realm'],
+      [
+        'JSON.parse',
+        'a null prototype',
+        'another realm',
+        'Object.create(Object.prototype)',
+        'an own "__proto__" key',
+        'a Proxy of a plain object',
+      ],
     );
   });
 
@@ -414,8 +425,11 @@ describe("the command's CSV lines and NDJSON pages: the faster ways give the gen
       })),
       pageInfo: null,
     }).items;
+    // Empty objects too: "{},{}" splits into "{" and "}".
+    const empty = [{}, {}, { a: {} }, {}];
     for (const page of [...pages, ordinary, ordinary.slice(0, 1), []]) {
       const values = page.map(record);
+      values.push(...empty);
       const expected = values.map((v) => `${JSON.stringify(v)}\n`).join('');
       assert.equal(ndjsonPage(values, true), expected);
       assert.equal(ndjsonPage(values, false), expected);

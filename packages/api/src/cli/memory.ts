@@ -1,8 +1,8 @@
 /**
  * Keeps a long listing's memory flat. Every page leaves its garbage behind (the body's text, its parsed items, the
  * text written out), and the fetch implementation's buffers outside the heap are freed only when their owners are
- * collected. Three settings of V8 do it, each measured on the bench's listing of 1,000,000 recipients in 5,000 pages
- * and on 120 pages of 4 MB (test/node/cli-memory.test.mjs):
+ * collected. Two settings of V8 keep it flat, and a third keeps down what the first costs in CPU, each measured on the
+ * bench's listing of 1,000,000 recipients in 5,000 pages and on 120 pages of 4 MB (test/node/cli-memory.test.mjs):
  *
  * - **The young generation stops growing early.** V8 doubles the nursery, up to 16 MiB a half, while the pages'
  *   garbage survives its scavenges, and then keeps both halves resident. Set once 4 MiB of responses have arrived,
@@ -10,10 +10,10 @@
  *   the raw loop, it took the raw loop's from 126 MB to 98 MB). The nursery then holds 4 MiB a half, and is
  *   scavenged about 3.3 times as often (376 scavenges in that listing, against 114).
  * - **Those small scavenges run on the main thread alone** (`--no-parallel-scavenge`, set at the same time). V8 splits
- *   each scavenge into up to one task per MiB of nursery, as many as its worker threads allow, and wakes those
- *   threads every time: with 3.3 times the scavenges, the listing made 1.5 times the raw loop's futex calls (3,140
- *   against 2,009 in 1,000 pages). On one thread (1,439 calls), ndjson and csv at 1,000,000 took 2-8% less CPU in
- *   alternating pairs, json the same, all three in the same wall time.
+ *   each scavenge into one task per MiB of nursery and one more, as many as its worker threads and the main thread
+ *   (and at most 8), and wakes those threads every time: with 3.3 times the scavenges, the listing made 1.5 times
+ *   the raw loop's futex calls (3,140 against 2,009 in 1,000 pages). On one thread (1,439 calls), ndjson and csv at
+ *   1,000,000 took 2-8% less CPU in alternating pairs, json the same, all three in the same wall time.
  * - **Pages of a MiB and more get a full collection every 16 MiB.** With pages that large, V8's own full collections
  *   come too late: well over 200 MB on 120 pages of 4 MB. Forced every 16 MiB, 145-192 MB. Only for such pages:
  *   each forced collection frees the maps of the AbortSignals that fetch makes (every AbortSignal of Node 20 has a
@@ -25,9 +25,9 @@
  * the flags differ from those it was made with (with `--expose-gc` left on, `fetch`, compiled at the first request,
  * cost a listing of 10,000 about 20 ms more). So nothing is set before 4 MiB of responses, long after `fetch` was
  * compiled (a listing of 10,000, about 2 MB, never loads node:v8 or node:vm); `gc()` is taken from a fresh context only
- * when the first forced collection is due, with the flag turned off again at once; and the nursery's flags go back
- * to their defaults when the listing ends. Where any of it fails, memory is as the runtime keeps it, and nothing else
- * changes.
+ * when the first forced collection is due, with the flag turned off again at once; and the nursery's two flags go
+ * back to their defaults when the listing ends (not to values given on Node's command line). Where any of it fails,
+ * memory is as the runtime keeps it, and nothing else changes.
  */
 const EVERY_BYTES = 16 * 1024 * 1024;
 /** The average page, in bytes since the last collection, from which full collections are forced. */
@@ -90,7 +90,8 @@ export function collector(every = EVERY_BYTES): Collector {
     try {
       node?.setFlags(flags);
     } catch {
-      // Flags that this V8 does not have: memory as the runtime keeps it.
+      // A runtime whose setFlags throws: memory as it keeps it. (V8 itself does not throw for a flag it lacks: it
+      // prints a line on stderr. Node 20's V8 has all three flags.)
     }
   };
   return {
