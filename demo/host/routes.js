@@ -10,10 +10,13 @@ const ROUTES = [
   ['app', 'App', '/embed/app'],
 ];
 
-/** Resolves with the ms from `t0` to the first animation frame in which `el` is ready. */
+/**
+ * Resolves with the ms from `t0` to the first animation frame in which `el` is ready. A frame's time is when it
+ * began, which can be just before the click was handled: that frame shows the click's outcome, at 0 ms.
+ */
 function readyFrame(el, t0) {
   return new Promise((resolve) => {
-    const sample = (now) => (el.status === 'ready' ? resolve(now - t0) : requestAnimationFrame(sample));
+    const sample = (now) => (el.status === 'ready' ? resolve(Math.max(0, now - t0)) : requestAnimationFrame(sample));
     requestAnimationFrame(sample);
   });
 }

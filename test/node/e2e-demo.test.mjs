@@ -967,7 +967,17 @@ function suite(engine, launch) {
               },
               side,
               p,
-            );
+            ).catch(async (error) => {
+              // What the page showed instead: the figure's text and each element's status.
+              const seen = await p.evaluate(
+                (s) => [
+                  document.getElementById(`timing-${s}`).textContent,
+                  ...[...document.querySelectorAll('svc-embed')].map((e) => `${e.title}: ${e.status}`),
+                ],
+                side,
+              );
+              throw new Error(`${side}, ${route}: ${error.message}; the page showed ${JSON.stringify(seen)}`);
+            });
             timings[side].push(text);
             const shown = await p.$eval(`#outlet-${side} svc-embed`, (e) => [new URL(e.src).pathname, e.status]);
             assert.deepEqual(shown, [
