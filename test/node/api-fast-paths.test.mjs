@@ -454,3 +454,43 @@ describe("the command's CSV lines and NDJSON pages: the faster ways give the gen
     }
   });
 });
+
+describe("the command's JSON escape leaves JSON's own whitespace out of its pattern", async () => {
+  const { UNSAFE_CHARS } = await import('@svc-embed/protocol');
+  const { escapeUnsafeJson } = await import('../../packages/api/dist/text.js');
+  // The general form: every unsafe character matched, the C0 controls handed back as they are.
+  const all = new RegExp(UNSAFE_CHARS.source, 'gu');
+  const general = (text) =>
+    text.replace(all, (c) => (c < ' ' ? c : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`));
+
+  test('every UTF-16 code unit alone, between text and as a lone or paired surrogate: the same text', () => {
+    for (let u = 0; u <= 0xffff; u++) {
+      const c = String.fromCharCode(u);
+      for (const text of [c, `a${c}b`, `${c}${c}`])
+        assert.equal(escapeUnsafeJson(text), general(text), `U+${u.toString(16).padStart(4, '0')}`);
+    }
+    for (const text of ['\ud83d\ude00', 'a\ud800', '\udc00b', '\udc00\ud800', '\ud800\ud800\udc00', '\u{10ffff}'])
+      assert.equal(escapeUnsafeJson(text), general(text), JSON.stringify(text));
+  });
+
+  test('a page of JSON, indented, with names beyond ASCII and every unsafe character in its strings', () => {
+    const names = [
+      'Jos\u00e9',
+      'Zo\u00eb\u202e',
+      'a\u2028b',
+      'x\x7fy\x85',
+      '\ufeff\u061c\u200b',
+      'lone \ud800',
+      'tab\there',
+    ];
+    const page = JSON.stringify(
+      names.map((username, i) => ({ type: 'USER', userId: i, username })),
+      null,
+      2,
+    );
+    const escaped = escapeUnsafeJson(page);
+    assert.equal(escaped, general(page));
+    assert.deepEqual(JSON.parse(escaped), JSON.parse(page));
+    assert.doesNotMatch(escaped.replace(/\n/g, ''), new RegExp(UNSAFE_CHARS.source, 'u'));
+  });
+});
