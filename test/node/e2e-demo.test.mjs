@@ -969,13 +969,15 @@ function suite(engine, launch) {
               p,
             ).catch(async (error) => {
               // What the page showed instead: the figure's text and each element's status.
-              const seen = await p.evaluate(
-                (s) => [
-                  document.getElementById(`timing-${s}`).textContent,
-                  ...[...document.querySelectorAll('svc-embed')].map((e) => `${e.title}: ${e.status}`),
-                ],
-                side,
-              );
+              const seen = await p
+                .evaluate(
+                  (s) => [
+                    document.getElementById(`timing-${s}`).textContent,
+                    ...[...document.querySelectorAll('svc-embed')].map((e) => `${e.title}: ${e.status}`),
+                  ],
+                  side,
+                )
+                .catch((e) => `(not read: ${e.message})`);
               throw new Error(`${side}, ${route}: ${error.message}; the page showed ${JSON.stringify(seen)}`);
             });
             timings[side].push(text);

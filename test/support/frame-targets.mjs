@@ -10,6 +10,8 @@ import { CDPSessionEvent } from 'puppeteer-core';
 
 /** Per page: a CDP session of the page, and a session per out-of-process frame, by frame id. */
 const pages = new WeakMap();
+/** How many calls of frameTargets there have been: each names its own group of remote objects. */
+let calls = 0;
 
 async function of(page) {
   if (!pages.has(page)) pages.set(page, { cdp: await page.createCDPSession(), frames: new Map() });
@@ -23,26 +25,31 @@ async function of(page) {
  */
 export async function frameTargets(page, expression) {
   const { cdp, frames } = await of(page);
-  const { result, exceptionDetails } = await cdp.send('Runtime.evaluate', { expression });
-  if (exceptionDetails) throw new Error(exceptionDetails.exception?.description ?? exceptionDetails.text);
-  const ids = [];
-  if (result.subtype === 'array') {
-    const { result: items } = await cdp.send('Runtime.getProperties', {
-      objectId: result.objectId,
-      ownProperties: true,
-    });
-    for (const item of items) if (/^\d+$/.test(item.name) && item.value?.objectId) ids.push(item.value.objectId);
-  } else if (result.objectId) {
-    ids.push(result.objectId);
+  // Every remote object made here (the result, its items, an exception) is in a group of this call's own, released
+  // at the end: calls that overlap on one page never release each other's objects.
+  const objectGroup = `frame-targets-${++calls}`;
+  try {
+    const { result, exceptionDetails } = await cdp.send('Runtime.evaluate', { expression, objectGroup });
+    if (exceptionDetails) throw new Error(exceptionDetails.exception?.description ?? exceptionDetails.text);
+    const ids = [];
+    if (result.subtype === 'array') {
+      const { result: items } = await cdp.send('Runtime.getProperties', {
+        objectId: result.objectId,
+        ownProperties: true,
+      });
+      for (const item of items) if (/^\d+$/.test(item.name) && item.value?.objectId) ids.push(item.value.objectId);
+    } else if (result.objectId) {
+      ids.push(result.objectId);
+    }
+    const found = [];
+    for (const objectId of ids) {
+      const { node } = await cdp.send('DOM.describeNode', { objectId });
+      if (node.frameId) found.push({ frameId: node.frameId, session: await targetOf(cdp, frames, node.frameId) });
+    }
+    return found;
+  } finally {
+    await cdp.send('Runtime.releaseObjectGroup', { objectGroup }).catch(() => {});
   }
-  const found = [];
-  for (const objectId of ids) {
-    const { node } = await cdp.send('DOM.describeNode', { objectId });
-    if (node.frameId) found.push({ frameId: node.frameId, session: await targetOf(cdp, frames, node.frameId) });
-  }
-  if (result.objectId) await cdp.send('Runtime.releaseObject', { objectId: result.objectId });
-  for (const objectId of ids) if (objectId !== result.objectId) await cdp.send('Runtime.releaseObject', { objectId });
-  return found;
 }
 
 async function targetOf(cdp, frames, frameId) {
