@@ -107,9 +107,9 @@ async function embedFrames(page, part = '') {
 
 /**
  * Waits until the page has `count` frames from the tenant (at a URL holding `part`), all settled, with `selector`
- * in each when given. Polled over the
- * frames attached now: a frame that a page replaces (a renewal's swap, a reload) is left for its successor, never
- * waited on after it has gone. On a timeout, says which frame is not settled, and what keeps it busy.
+ * in each when given. Polled over the frames attached now: a frame that a page replaces (a renewal's swap, a reload)
+ * is left for its successor, never waited on after it has gone. On a timeout, says which frame is not settled, and
+ * what keeps it busy.
  */
 async function framesSettled(page, count, part = '/embed/', selector = undefined) {
   const deadline = Date.now() + MINUTE;

@@ -10,7 +10,7 @@ import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { enginesFrom, launch, unavailable } from '../support/browsers.mjs';
-import { evaluateIn, frameTargets } from '../support/frame-targets.mjs';
+import { evaluateIn, frameTargets, nodeAsTrue } from '../support/frame-targets.mjs';
 import { EVENT_TYPES, domEventName } from '@svc-embed/protocol';
 import { startTenant } from '@svc-embed/tenant';
 import { startHost } from '../../demo/host-server.mjs';
@@ -157,8 +157,6 @@ function suite(engine, launch) {
 
   /** In the host page: the embed frame of element `id`, or null. */
   const frameOf = (id) => document.getElementById(id)?.shadowRoot?.querySelector('iframe') ?? null;
-  /** In the embed: a value to hand back, a DOM node as true. */
-  const nodeAsTrue = (v) => (v instanceof Node ? true : v);
 
   /** The CDP session of the embed frame's own target, or null when the frame is in the page's process. */
   async function frameSession(id, p) {

@@ -68,13 +68,16 @@ async function targetOf(cdp, frames, frameId) {
   return frames.get(frameId);
 }
 
+/** In a document: a value to hand back, a DOM node as true (CDP hands back an empty object for one, BiDi nothing). */
+export const nodeAsTrue = (v) => (v instanceof Node ? true : v);
+
 /**
  * Evaluates `fn(arg)` in the main world of the frame of `session` (from `frameTargets`) and returns its value,
  * awaited; `arg` goes as JSON, and the value comes back as JSON (a DOM node comes back as true). `prelude`, a
  * script, runs first in the same evaluation.
  */
 export async function evaluateIn(session, fn, arg, prelude = '') {
-  const call = `((v) => (v instanceof Node ? true : v))(await (${fn})(${arg === undefined ? '' : JSON.stringify(arg)}))`;
+  const call = `(${nodeAsTrue})(await (${fn})(${arg === undefined ? '' : JSON.stringify(arg)}))`;
   const { result, exceptionDetails } = await session.send('Runtime.evaluate', {
     expression: `${prelude};(async () => ${call})()`,
     returnByValue: true,
