@@ -18,6 +18,6 @@ export default [
   bundle('cdn/svc-embed.min.js', 'es'),
   bundle('cdn/svc-embed.classic.min.js', 'iife', { name: 'SvcEmbed', esModule: false }),
   // svc-embed/prerender, a module of its own (outside the element's budget): it uses the <svc-embed> that the
-  // element's bundle defines.
-  bundle('cdn/svc-embed-prerender.min.js', 'es', {}, 'dist/prerender.js'),
+  // element's bundle defines (the npm module, dist/prerender.js, defines it itself).
+  bundle('cdn/svc-embed-prerender.min.js', 'es', {}, 'dist/prerender-core.js'),
 ];

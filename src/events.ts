@@ -54,6 +54,24 @@ export interface SvcSessionAnswer {
   expiresAt?: number | string | Date;
 }
 
+/**
+ * Why the element asks its `sessionProvider` for a session: `load`, a frame is about to load and no unused session is
+ * at hand; `ahead`, a renewal ahead of expiry; `refused`, the embed reported a fatal session error; `manual`,
+ * `renewSession()` without a session.
+ */
+export type SvcSessionReason = 'load' | 'ahead' | 'refused' | 'manual';
+
+/** The one argument of a `sessionProvider` call. */
+export interface SvcSessionRequest {
+  reason: SvcSessionReason;
+}
+
+/**
+ * Returns a fresh session from your backend, one per call: the session id, or `{ session, expiresAt }`. Each frame
+ * loads a session of its own (the service's sessions are single-use).
+ */
+export type SvcSessionProvider = (request: SvcSessionRequest) => Promise<string | SvcSessionAnswer>;
+
 /** Why a renewal ahead of expiry failed. Codes are API. */
 export type SvcRenewalFailedReason =
   'provider-error' | 'provider-timeout' | 'invalid-session' | 'ready-timeout' | 'embed-fatal-error';

@@ -9,12 +9,13 @@ import type {
   SvcEmbedStatus,
   SvcEventDetail,
   SvcRenewalFailedReason,
+  SvcSessionProvider,
+  SvcSessionReason,
   SvcStatusDetail,
 } from './events.js';
-// The element module imports this one, and this one reads these two constants at run time only (never while the
-// modules evaluate), so the cycle is harmless. They are the element's, where its manifest reads the default.
-import { DEFAULT_TIMEOUT, MAX_TIMEOUT } from './svc-embed.js';
-import type { SvcEmbedElement } from './svc-embed.js';
+import { DEFAULT_TIMEOUT, MAX_TIMEOUT } from './limits.js';
+import type { EmbedUrlInput } from './embed-url.js';
+import type { ReactiveElement } from '@lit/reactive-element';
 
 /**
  * The session lifecycle of `<svc-embed>`: every transition is in this file. The element (svc-embed.ts) is the public
@@ -24,21 +25,24 @@ import type { SvcEmbedElement } from './svc-embed.js';
  * | from | on | to |
  * |---|---|---|
  * | any | the host changes the resolved URL (at the assignment) | `pending` (`idle` when nothing is left to load): held commands and the path to restore are dropped (not those made while `idle`) |
+ * | `pending` | Lit's update, with a provider and no session to load, or only a spent one (see `spent`) | `renewing` (`load`): no frame yet |
  * | `pending` | Lit's update | `idle` (no URL), `error` (`config-error`) or `loading` (a new frame) |
- * | any with a URL | `renewSession()`, a fatal session error with a provider | `renewing`: the gate closes, the old frame stays on view |
- * | `renewing` | a session (given, or from the provider) | `pending`, with the renewed session standing in for the host's |
+ * | any with a URL | `renewSession()` (`manual`), a fatal session error with a provider (`refused`) | `renewing`: the gate closes, the old frame stays on view |
+ * | `renewing` | `load`: connected (and near the viewport with `lazy`) | `renewing`: the provider is asked |
+ * | `renewing` | a session (given, or from the provider) | `pending`, with that session standing in for the host's, loaded as given |
  * | `renewing` | the provider fails, returns a bad session, or outlasts the ready timeout | `error` (`session-renewal-failed`) |
  * | `loading`, `ready`, `error` | the current frame says ready | `ready`: the state, the restored path and the held commands are sent |
  * | `loading` | the ready timer | `error` (`ready-timeout`) |
  * | `loading`, `ready`, `error` | a fatal embed error that a new session cannot fix | `error` (`embed-fatal-error`) |
- * | `ready` | disconnection (the frame unloads) | `loading`, without a timer until connected again |
+ * | any with a frame that loaded, and a provider | disconnection, or a move that gives the frame a new document (Firefox) | `renewing` (`load`): the frame goes, its session is spent; the viewer's path of now is restored at ready |
+ * | `ready` | disconnection (the frame unloads) | `loading`, without a timer until connected again; the viewer's path of now is restored at ready |
  * | `loading`, `ready`, `error` with a frame | (re)connection, or a move that gives the frame a new document (Firefox) | `loading`, the viewer's path restored at ready |
  *
  * A renewal ahead of expiry runs beside `ready` and never changes it (no `svc-status`):
  *
  * | ahead | on | to |
  * |---|---|---|
- * | none | `ready` with a provider and a known expiry: the renewal time (or a retry's) | `asking`: the provider (one call shared by the elements of one provider and origin) |
+ * | none | `ready` with a provider and a known expiry: the renewal time (or a retry's, if later) | `asking`: the provider (`ahead`), a call of this element's own |
  * | `asking` | a session | `behind`: its frame loads under the visible one, rendered but covered by it, and inert |
  * | `behind` | that frame says ready | `restoring`: the state, and a navigation to the visible frame's path, are sent to it |
  * | `restoring` | it shows the visible frame's path: it viewed that path (any path, when there is none) and, on the `dashboard` surface, then said `dashboard-loaded`; `app` and `chat` have no such event, and show it at the view (at ready, when there is no path) | `painting`: two animation frames of the host (none while the page is hidden) |
@@ -59,7 +63,6 @@ type Ready = SvcEventDetail<'svc:event:ready'>;
  * the path it last viewed, whether it reported `dashboard-loaded` since, and whether the swap waits for a paint.
  */
 interface Ahead {
-  call?: Call;
   answer?: NonNullable<Answer>;
   ready?: Ready;
   path?: string;
@@ -96,6 +99,8 @@ const SESSION_ERROR = /session|auth|token|expired/i;
 export const tag = '<svc-embed>';
 const RENEWAL_FAILED = 'session-renewal-failed';
 const NOT_RENEWED = `${tag}: the session could not be renewed`;
+// Without a provider, a spent session is loaded: some backends' sessions are reusable. When the embed refuses it:
+const REUSED = ` (${tag}: the session was loaded before; set sessionProvider for a new one per load)`;
 
 /**
  * What identifies a resolved URL: the URL, the refusal's reason, or '' when there is nothing to load. The query is
@@ -114,68 +119,48 @@ const originOf = (result: EmbedUrlResult | undefined) => (result && 'origin' in 
 /**
  * An expiry as epoch milliseconds, from epoch milliseconds, a `Date` or a date-time string (ISO 8601; the attribute's
  * text may also be epoch milliseconds). `undefined` when there is none, or when it is not one: then `what` is warned
- * of, and the expiry counts as unknown.
+ * of (unless it is `false`), and the expiry counts as unknown.
  */
-export function expiryOf(value: unknown, what: string): number | undefined {
+export function expiryOf(value: unknown, what: string | false): number | undefined {
   if (value == null || value === '') return;
   // Other types read as whatever Date makes of them: NaN, or a time long past (which schedules nothing).
   const at = +new Date(typeof value == 'string' && /^\d+$/.test(value) ? +value : (value as string));
   if (at === at) return at;
-  console.warn(`${tag}: ignoring ${what}: must be epoch milliseconds, an ISO 8601 date-time or a Date`);
+  if (what) console.warn(`${tag}: ignoring ${what}: must be epoch milliseconds, an ISO 8601 date-time or a Date`);
 }
 
 /** A provider's answer, checked: a well-formed session and its expiry (`undefined` when unknown), or undefined. */
 type Answer = { session: string; expiresAt?: number } | undefined;
 
-/** A provider call: its checked answer, until when another element may take it, its expiry, and when it began. */
-interface Call {
-  answer: Promise<Answer>;
-  until: number;
-  expiresAt?: number;
-  at: number;
+/** Asks the provider (at once; a throw is a rejection), and checks its answer. */
+function provide(provider: SvcSessionProvider, reason: SvcSessionReason): Promise<Answer> {
+  return new Promise((resolve) => resolve(provider({ reason }))).then((given) => {
+    // A string is the session itself (it has no `session` of its own); anything else answers `{ session, expiresAt }`.
+    const { session = given, expiresAt } = Object(given) as Record<string, unknown>;
+    if (!sessionProblem(session))
+      return { session: session as string, expiresAt: expiryOf(expiresAt, "the provider's expiresAt") };
+  });
 }
 
 /**
- * The provider calls by provider and embed origin: elements of one tenant that renew together ask the backend once,
- * and those of two tenants (or of a URL that was refused, whose origin is '') never share. A call may be taken while
- * in flight, for the bound of the wait that began it; once answered, until 5 s before the answer's expiry (never, when
- * it is unknown), and only by a renewal ahead of an earlier expiry. Only by an element whose session began strictly
- * before the call did (`since`, epoch ms): a session the host changed since gets a call of its own.
+ * The session values that a frame of the document has loaded. The service's sessions are single-use: the first load
+ * spends one, so no frame is given one of these while a provider can give a new one. Kept on the document under a
+ * registered symbol, so that two copies of the element on one page know what the other spent.
  */
-const calls = new WeakMap<object, Record<string, Call>>();
+const SPENT = Symbol.for('svc-embed.spent');
+const spentIn = (doc: Document) => ((doc as unknown as Record<symbol, Set<string>>)[SPENT] ??= new Set());
 
-/**
- * The provider's checked answer: a call another element made that this one may take (see `calls`; `after` is the
- * current session's expiry, for a renewal ahead of it), or a new call, which others may join for `bound` ms.
- */
-function provide(provider: () => unknown, origin: string, since: number, bound: number, after?: number): Call {
-  const byOrigin = calls.get(provider) ?? {};
-  calls.set(provider, byOrigin);
-  const call = byOrigin[origin];
-  if (origin && call && call.at > since && Date.now() < call.until && (!call.expiresAt || after! < call.expiresAt))
-    return call;
-  const entry: Call = {
-    // Called at once; a throw is a rejection, like a rejected promise.
-    answer: new Promise((resolve) => resolve(provider())).then((given) => {
-      // A string is the session itself (it has no `session` of its own); anything else answers `{ session, expiresAt }`.
-      const { session = given, expiresAt } = Object(given) as Record<string, unknown>;
-      entry.until = 0;
-      if (sessionProblem(session)) return;
-      const at = (entry.expiresAt = expiryOf(expiresAt, "the provider's expiresAt"));
-      // Never taken again when the expiry is unknown (NaN).
-      entry.until = at! - 5000;
-      return { session: session as string, expiresAt: at };
-    }),
-    until: Date.now() + bound,
-    at: Date.now(),
-  };
-  entry.answer.catch(() => (entry.until = 0));
-  byOrigin[origin] = entry;
-  return entry;
+/** What the lifecycle reads of its element (svc-embed.ts, which drives it). */
+export interface Host extends ReactiveElement, EmbedUrlInput {
+  title: string;
+  readyTimeout: number;
+  loading?: 'lazy' | 'eager' | null;
+  debug: boolean;
+  sessionProvider?: SvcSessionProvider | null;
 }
 
 export class EmbedSession {
-  readonly #host: SvcEmbedElement;
+  readonly #host: Host;
   readonly #show: (status: SvcEmbedStatus, message?: string) => void;
   #state: State = 'pending';
   /** The last status dispatched in `svc-status`. */
@@ -228,10 +213,21 @@ export class EmbedSession {
    */
   #ahead?: Ahead;
   #failures = 0;
+  /** When a failed renewal ahead may try again: the schedule never comes before it, however often it is derived. */
+  #retryAt = 0;
+  /** Why the element is `renewing`, and whether it has asked the provider yet (a load asks once connected). */
+  #reason: SvcSessionReason = 'manual';
+  #asked?: boolean;
+  /** The session the next load takes was given for it (by the provider or `renewSession()`): loaded as given. */
+  #given?: boolean;
+  /** The current frame's session, whether it had been loaded before, and the frame once it has loaded (spent it). */
+  #session?: string | null;
+  #reused?: boolean;
+  #spentFrame?: HTMLIFrameElement;
   /** When the current session began (a host change, its frame made, the swap), in epoch ms. */
   #loadedAt!: number;
 
-  constructor(host: SvcEmbedElement, show: (status: SvcEmbedStatus, message?: string) => void) {
+  constructor(host: Host, show: (status: SvcEmbedStatus, message?: string) => void) {
     this.#host = host;
     this.#show = show;
   }
@@ -284,9 +280,13 @@ export class EmbedSession {
     this.#to(key ? 'pending' : 'idle');
   }
 
-  /** `sessionExpiresAt` changed: it belongs to the host's session value of now. */
-  expires(at: number | undefined): void {
-    this.#hostExpiry = { session: hostSession(this.#host), at };
+  /**
+   * The inputs of the schedule were written: `sessionExpiresAt` (`at`, which belongs to the host's session value of
+   * now, even when it is the value it had), or the provider. The schedule is derived from them again: a write that
+   * changes nothing moves nothing.
+   */
+  expires(at?: { at?: number }): void {
+    if (at) this.#hostExpiry = { session: hostSession(this.#host), ...at };
     this.#schedule();
   }
 
@@ -295,10 +295,8 @@ export class EmbedSession {
     if (timeoutChanged && this.#started) this.#startTimer(this.#started);
     if (this.#state === 'pending') this.#load();
     const host = this.#host;
-    if (this.frame) {
-      this.frame.title = host.title || 'Embedded analytics';
-      this.#setLoading(this.frame);
-    }
+    for (const frame of [this.frame, this.behind]) if (frame) frame.title = host.title || 'Embedded analytics';
+    if (this.frame) this.#setLoading(this.frame);
   }
 
   /**
@@ -311,27 +309,37 @@ export class EmbedSession {
       this.#shown?.remove();
       if (this.frame) this.#host.renderRoot.prepend(this.frame);
       this.#shown = this.frame;
+      this.#spend();
     }
     if (this.#state === 'pending') this.#host.requestUpdate();
   }
 
   connected(): void {
-    // Re-inserted: the frame reloads and must say ready again. Otherwise the wait (a renewal's, or a frame's not yet
-    // in the shadow root, when a listener re-inserted the element at its `loading`) is bounded again.
-    if (this.frame && this.#shown === this.frame) this.#reload();
-    else this.#arm();
+    // Re-inserted: the frame (re)loads and must say ready. Otherwise the wait (a renewal's, a load's provider call,
+    // or a frame's not yet in the shadow root, when a listener re-inserted the element at its `loading`) is bounded
+    // again.
+    if (this.frame && this.#shown === this.frame) {
+      // A frame that had loaded loads its session again.
+      this.#reused ||= this.#spentFrame === this.frame;
+      this.#spend();
+      this.#to('loading');
+    } else this.#arm();
   }
 
   disconnected(): void {
     // A frame taken out of the document unloads. Detached, no timer runs, and nothing is scheduled.
+    this.#cancel();
+    if (this.frame && this.#gone()) return;
     if (this.#state === 'ready') this.#to('loading');
     else this.#stopTimer();
-    this.#cancel();
   }
 
   /** A `moveBefore()`: Firefox starts a new document in a frame whose shadow root moved (its window is new at once). */
   moved(): void {
-    if (this.#state === 'ready' && this.frame!.contentWindow !== this.#win) this.#reload();
+    if (this.#state === 'ready' && this.frame!.contentWindow !== this.#win && !this.#gone()) {
+      this.#reused = true;
+      this.#to('loading');
+    }
   }
 
   /** A validated event of the current frame, or of a renewal's frame behind it. */
@@ -361,15 +369,19 @@ export class EmbedSession {
     // A listener may have changed the URL meanwhile: then this frame is no longer the current one.
     if (detail.type === 'svc:event:error' && detail.payload.fatal && frameWindow === this.frame?.contentWindow) {
       const { name = '', context = '', message } = detail.payload;
-      if (typeof host.sessionProvider !== 'function' || !SESSION_ERROR.test(`${name} ${context}`)) {
+      const session = SESSION_ERROR.test(`${name} ${context}`);
+      if (typeof host.sessionProvider !== 'function' || !session) {
         // The embed stopped: commands wait for a ready again.
-        this.#to('error', { reason: 'embed-fatal-error', message: this.#redact(message) });
+        this.#to('error', {
+          reason: 'embed-fatal-error',
+          message: this.#redact(message) + (session && this.#reused ? REUSED : ''),
+        });
       } else if (performance.now() - this.#lastAutoRenewal < 30000) {
         // A new session that expires at once again: no loop.
         this.#fail();
       } else {
         this.#lastAutoRenewal = performance.now();
-        this.#renew();
+        this.#renew(undefined, 'refused');
       }
     }
   }
@@ -418,7 +430,7 @@ export class EmbedSession {
     if (this.#state !== state) return;
     this.#cancel();
     if (state === 'ready') {
-      this.#failures = 0;
+      this.#failures = this.#retryAt = 0;
       this.#schedule();
     }
     if (state === 'error') this.#error = new SvcEmbedError(detail.reason!, detail.message!);
@@ -453,12 +465,26 @@ export class EmbedSession {
   }
 
   /**
-   * The current frame starts a new document the element did not ask for (a re-insertion, or a move in Firefox):
-   * `loading` until it says ready, when the state and the viewer's last path are sent again.
+   * The current frame's document goes (a removal, or a move that reloads it in Firefox): the viewer's path is taken
+   * now, to restore at the next ready (a `navigate()` made since replaces it). With a provider, a frame whose
+   * session is spent never loads it again: the frame goes, and the provider is asked for the next load's session.
+   * Returns whether it was.
    */
-  #reload() {
+  #gone() {
     this.#restore = this.#path ?? this.#restore;
-    this.#to('loading');
+    if (typeof this.#host.sessionProvider != 'function' || this.#spentFrame !== this.frame) return;
+    this.#shown!.remove();
+    this.#shown = undefined;
+    this.#renew(undefined, 'load');
+    return true;
+  }
+
+  /** The current frame, once in the document, has loaded its session: it is spent, for every element of the document. */
+  #spend() {
+    const frame = this.frame;
+    if (!frame || this.#shown !== frame || !this.#host.isConnected) return;
+    this.#spentFrame = frame;
+    if (this.#session) spentIn(this.#host.ownerDocument).add(this.#session);
   }
 
   /**
@@ -497,6 +523,14 @@ export class EmbedSession {
       if (this.#key === result.reason) this.#to('error', { reason: 'config-error', message: result.message });
       return;
     }
+    // A provider gives each load a session of its own, unless this one was given for it.
+    const session = new URL(result.url).searchParams.get('session');
+    const reused = !!session && spentIn(this.#host.ownerDocument).has(session);
+    if (typeof this.#host.sessionProvider == 'function' && !this.#given && (!session || reused))
+      return this.#renew(undefined, 'load');
+    this.#given = false;
+    this.#session = session;
+    this.#reused = reused;
     const frame = this.#make(result.url);
     frame.setAttribute('part', 'frame');
     this.#setLoading(frame);
@@ -508,25 +542,33 @@ export class EmbedSession {
     this.#to('loading');
   }
 
-  /** `renewing`: the gate closes, and the session comes from the caller or from the provider. */
-  #renew(session?: string) {
+  /**
+   * `renewing`: the gate closes, and the session comes from the caller or from the provider, asked with `reason`:
+   * at once, or for a load, once connected (and near the viewport with `lazy`: see `#arm`).
+   */
+  #renew(session?: string, reason: SvcSessionReason = 'manual') {
     if (this.#state !== 'renewing') {
       this.#restore = this.#path ?? this.#restore;
       this.#end();
-      this.#to('renewing', { reason: 'session-renewal' });
+      this.#reason = reason;
+      this.#asked = false;
+      this.#to('renewing', reason == 'load' ? {} : { reason: 'session-renewal' });
       // A status listener changed the URL: that wins.
       if ((this.#state as State) !== 'renewing') return;
     }
     if (session !== undefined) return this.#apply({ session });
-    // Only the answer to this call, while the element still waits for it, counts.
+    if (reason != 'load' && !this.#asked) this.#ask();
+  }
+
+  /** Asks the provider; only the answer to the latest call, while the element still waits for it, counts. */
+  #ask() {
+    const provider = this.#host.sessionProvider;
+    this.#asked = true;
+    // The provider went while a load waited: the session at hand is loaded, as without one.
+    if (typeof provider != 'function') return this.#apply();
     const attempt = ++this.#attempt;
     const current = () => attempt === this.#attempt && this.#state === 'renewing';
-    provide(
-      this.#host.sessionProvider!,
-      originOf(resolveEmbedUrl(this.#host)),
-      this.#loadedAt,
-      this.#bound(),
-    ).answer.then(
+    provide(provider, this.#reason).then(
       (answer) => {
         if (!current()) return;
         if (answer) this.#apply(answer);
@@ -536,9 +578,10 @@ export class EmbedSession {
     );
   }
 
-  /** `renewing` → `pending`: the renewed session stands in for the host's, and the next update loads it. */
-  #apply(answer: NonNullable<Answer>) {
-    this.#adopt(answer);
+  /** `renewing` → `pending`: the session given stands in for the host's, and the next update loads it as given. */
+  #apply(answer?: NonNullable<Answer>) {
+    if (answer) this.#adopt(answer);
+    this.#given = !!answer;
     this.#to('pending');
     this.#host.requestUpdate();
   }
@@ -565,21 +608,31 @@ export class EmbedSession {
 
   /**
    * Starts the bound of a waiting state, while connected: the provider wait is bounded by the ready timeout
-   * (15 s when it is 0); a frame's, by the ready timeout, from when it comes into view with `lazy`.
+   * (15 s when it is 0); a frame's, by the ready timeout, from when it comes into view with `lazy`. A load's provider
+   * call is made now, or with `lazy`, once the element is near the viewport, where the browser would load its frame.
    */
   #arm() {
     this.#stopTimer();
     const host = this.#host;
-    if (!host.isConnected) return;
-    if (this.#state === 'renewing') return this.#startTimer();
-    if (this.#state !== 'loading') return;
+    const state = this.#state;
+    const load = state === 'renewing' && this.#reason == 'load' && !this.#asked;
+    if (!host.isConnected || (state !== 'loading' && state !== 'renewing')) return;
     this.#loaded = false;
-    if (host.loading === 'lazy' && typeof IntersectionObserver === 'function') {
-      this.#observer = new IntersectionObserver((entries) => {
-        if (entries.some((e) => e.isIntersecting)) this.#startTimer();
-      });
+    const start = () => {
+      if (load) this.#ask();
+      this.#startTimer();
+    };
+    if (host.loading === 'lazy' && (state === 'loading' || load) && typeof IntersectionObserver === 'function') {
+      this.#observer = new IntersectionObserver(
+        (entries) => {
+          if (!entries.some((e) => e.isIntersecting)) return;
+          this.#observer?.disconnect();
+          start();
+        },
+        { rootMargin: load ? '1250px' : '' },
+      );
       this.#observer.observe(host);
-    } else this.#startTimer();
+    } else start();
   }
 
   /** (Re)starts the wait's timer: from now, or from `since` when the ready timeout changed during the wait. */
@@ -613,39 +666,37 @@ export class EmbedSession {
 
   /**
    * Schedules the renewal ahead of expiry, while `ready` and connected, with a provider and a known expiry: at the
-   * later of 80 % of the lifetime known at load and 60 s before expiry, never later than 5 s before it; or a retry's
-   * time, while that is before expiry. Past expiry, the embed's fatal session error renews as it always did.
+   * later of 80 % of the lifetime known at load and 60 s before expiry, never later than 5 s before it; after a failed
+   * attempt, not before its retry's time; and only while that is before expiry. Past expiry, the embed's fatal
+   * session error renews as it always did. Derived from the inputs each time: deriving it again changes nothing.
    */
-  #schedule(retry?: number) {
+  #schedule() {
     if (this.#ahead || this.#state !== 'ready') return;
     clearTimeout(this.#timer);
     const host = this.#host;
     const expiresAt = this.#expiresAt();
-    if (!host.isConnected || !host.sessionProvider || !expiresAt) return;
+    if (!host.isConnected || typeof host.sessionProvider != 'function' || !expiresAt) return;
     const loaded = this.#loadedAt;
-    const at = retry || Math.min(Math.max(loaded + 0.8 * (expiresAt - loaded), expiresAt - 60000), expiresAt - 5000);
+    const at = Math.max(
+      this.#retryAt,
+      Math.min(Math.max(loaded + 0.8 * (expiresAt - loaded), expiresAt - 60000), expiresAt - 5000),
+    );
     // Past expiry (or an expiry in seconds read as milliseconds, in 1970), the embed's fatal session error renews.
     if (Math.max(at, Date.now()) >= expiresAt) return;
     // A timer fires at once past 2^31 - 1 ms: a longer wait is done in steps.
     this.#timer = setTimeout(
-      () => (Date.now() < at ? this.#schedule(at) : this.#renewAhead(expiresAt)),
+      () => (Date.now() < at ? this.#schedule() : this.#renewAhead()),
       Math.min(at - Date.now(), MAX_TIMEOUT),
     );
   }
 
   /** Asks for the next session ahead of expiry; each wait (the provider's, the frame's) is bounded by `#bound()`. */
-  #renewAhead(expiresAt: number) {
+  #renewAhead() {
     const ahead: Ahead = (this.#ahead = {});
     const failed = (reason: SvcRenewalFailedReason) => () => this.#ahead === ahead && this.#failed(reason);
     const bound = (reason: SvcRenewalFailedReason) => (this.#timer = setTimeout(failed(reason), this.#bound()));
     bound('provider-timeout');
-    (ahead.call = provide(
-      this.#host.sessionProvider!,
-      this.origin,
-      this.#loadedAt,
-      this.#bound(),
-      expiresAt,
-    )).answer.then((answer) => {
+    provide(this.#host.sessionProvider!, 'ahead').then((answer) => {
       if (this.#ahead !== ahead) return;
       if (!answer) return failed('invalid-session')();
       ahead.answer = answer;
@@ -656,6 +707,7 @@ export class EmbedSession {
       // browsers throttle it), so at the swap the viewer would see its first paint.
       frame.inert = true;
       this.#host.renderRoot.append(frame);
+      spentIn(this.#host.ownerDocument).add(answer.session);
       clearTimeout(this.#timer);
       bound('ready-timeout');
     }, failed('provider-error'));
@@ -736,21 +788,22 @@ export class EmbedSession {
     // A part only now: a host's ::part(frame) rule must not show the frame behind, or move it.
     frame!.setAttribute('part', 'frame');
     old.remove();
+    this.#session = answer!.session;
+    this.#reused = false;
+    this.#spentFrame = frame;
     this.#loadedAt = Date.now();
-    this.#failures = 0;
+    this.#failures = this.#retryAt = 0;
     this.#schedule();
     this.#emit('svc-ready', ready!);
   }
 
   /** A renewal ahead failed: nothing changes on screen; a retry after 5 s, 10 s, 20 s … while the session lasts. */
   #failed(reason: SvcRenewalFailedReason) {
-    // An answer that failed is never taken again, by this element's retries or by another.
-    const ahead = this.#ahead;
-    if (ahead?.answer) ahead.call!.until = 0;
     this.#cancel();
     const attempt = ++this.#failures;
     this.#log('renewal failed', attempt, reason);
-    this.#schedule(Date.now() + 5000 * 2 ** (attempt - 1));
+    this.#retryAt = Date.now() + 5000 * 2 ** (attempt - 1);
+    this.#schedule();
     this.#emit('svc-session-renewal-failed', { attempt, reason, expiresAt: this.#expiresAt() });
   }
 

@@ -4,17 +4,14 @@ import { SOURCE, isPlainObject, pathProblem, readEvent, sessionProblem } from '@
 import type { EmbedTheme } from '@svc-embed/protocol';
 import { resolveEmbedUrl } from './embed-url.js';
 import { EmbedSession, STATE, expiryOf, tag } from './session.js';
-import type { SvcEmbedStatus, SvcEventDetail, SvcSessionAnswer } from './events.js';
+import { DEFAULT_TIMEOUT, MAX_TIMEOUT } from './limits.js';
+import type { SvcEmbedStatus, SvcEventDetail, SvcSessionProvider } from './events.js';
 
 /**
  * A boolean attribute, where the text "false" also means false: Vue and Svelte write `allow-export="false"` for
  * a false binding, and that must not turn exports on.
  */
 const flag = { fromAttribute: (value: string | null) => value !== null && value !== 'false' };
-
-export const DEFAULT_TIMEOUT = 15000;
-// setTimeout fires at once beyond this.
-export const MAX_TIMEOUT = 2147483647;
 
 // The properties the embed URL is built from.
 const URL_KEYS: PropertyKey[] = ['src', 'tenantOrigin', 'publicId', 'session', 'allowExport'];
@@ -96,15 +93,21 @@ iframe{display:block;box-sizing:border-box;width:100%;height:100%;border:0}
     // microtask later: where a message may go must change when the host changes the URL. So Lit's accessors of
     // those properties, once made, are wrapped.
     // `readyTimeout` is wrapped as well: null and undefined (a removed attribute, a prop a wrapper took away) mean
-    // the default, which the property then reads, as its type says.
+    // the default, which the property then reads, as its type says. And `sessionExpiresAt`: every write of it, even
+    // of the value it has, binds it to the host's session of the next update (a new session with an expiry equal to
+    // the last one's has that expiry, in whichever order the two were set).
     this.finalize();
-    for (const name of [...URL_KEYS, 'readyTimeout']) {
+    for (const name of [...URL_KEYS, 'readyTimeout', 'sessionExpiresAt']) {
       const lit = Object.getOwnPropertyDescriptor(this.prototype, name)!;
       Object.defineProperty(this.prototype, name, {
         ...lit,
         set(this: SvcEmbedElement, value: unknown) {
           if (name === 'readyTimeout') lit.set!.call(this, value ?? DEFAULT_TIMEOUT);
-          else {
+          else if (name === 'sessionExpiresAt') {
+            lit.set!.call(this, value);
+            this.#expiryWritten = true;
+            this.requestUpdate();
+          } else {
             lit.set!.call(this, value);
             this.#life.assigned();
           }
@@ -170,11 +173,13 @@ iframe{display:block;box-sizing:border-box;width:100%;height:100%;border:0}
    */
   declare debug: boolean;
   /**
-   * Returns a fresh session from your backend: the session id, or `{ session, expiresAt }` with its expiry (epoch
-   * milliseconds, an ISO 8601 date-time or a `Date`). Used by `renewSession()`, by automatic renewal, and, with a known
-   * expiry, to renew ahead of it. Elements of one tenant that share this function share its calls.
+   * Returns a fresh session from your backend, a new one at each call: the session id, or `{ session, expiresAt }`
+   * with its expiry (epoch milliseconds, an ISO 8601 date-time or a `Date`). Called with `{ reason }`: `load` (a frame
+   * is about to load and no unused session is at hand: with no `session`, the first load too), `ahead` (a renewal
+   * ahead of a known expiry), `refused` (the embed reported a fatal session error) or `manual` (`renewSession()`).
+   * Each frame loads a session of its own: the service's sessions are single-use.
    */
-  declare sessionProvider?: (() => Promise<string | SvcSessionAnswer>) | null;
+  declare sessionProvider?: SvcSessionProvider | null;
 
   /**
    * When the host's session (`session`, or the one in `src`) expires: epoch milliseconds, an ISO 8601 date-time or a
@@ -186,6 +191,8 @@ iframe{display:block;box-sizing:border-box;width:100%;height:100%;border:0}
 
   /** The session lifecycle: every transition, the frames and the renewal ahead of expiry (session.ts). */
   readonly #life: EmbedSession = new EmbedSession(this, (status, message) => this.#show(status, message));
+  /** `sessionExpiresAt` was written since the last update (perhaps with the value it had). */
+  #expiryWritten?: boolean;
   /** The window whose `message` events this element listens to while connected. */
   #listening?: Window | null;
   /** The document whose realm made the shadow root's style sheet; Lit's own is this module's. */
@@ -325,7 +332,14 @@ iframe{display:block;box-sizing:border-box;width:100%;height:100%;border:0}
       console.warn(
         `${tag}: ignoring ready-timeout: must be whole milliseconds from 0 to ${MAX_TIMEOUT}; using ${DEFAULT_TIMEOUT}`,
       );
-    if (changed.has('sessionExpiresAt')) life.expires(expiryOf(this.sessionExpiresAt, 'session-expires-at'));
+    // An expiry written again is bound again, and warned of only when it changed.
+    if (this.#expiryWritten || changed.has('sessionProvider'))
+      life.expires(
+        this.#expiryWritten
+          ? { at: expiryOf(this.sessionExpiresAt, changed.has('sessionExpiresAt') && 'session-expires-at') }
+          : undefined,
+      );
+    this.#expiryWritten = false;
     life.update(timeout);
   }
 
@@ -405,7 +419,9 @@ iframe{display:block;box-sizing:border-box;width:100%;height:100%;border:0}
       detail = detail.type ? { reason: 'ports: not allowed', type: detail.type } : { reason: 'ports: not allowed' };
     if ('reason' in detail) {
       if (this.debug) console.debug(tag, 'rejected', detail.reason);
-      this.dispatchEvent(new CustomEvent('svc-message-rejected', { detail, bubbles: true, composed: true }));
+      // The frame behind is not the host's embed yet: its events are never dispatched, its rejections neither.
+      if (source !== life.behind?.contentWindow)
+        this.dispatchEvent(new CustomEvent('svc-message-rejected', { detail, bubbles: true, composed: true }));
     } else life.event(detail, source);
   };
 }

@@ -70,7 +70,29 @@ describe('docs/element.md', () => {
 
 describe('docs/lifecycle.md', () => {
   it('has the examples this file runs', async () => {
-    expect((await examples('docs/lifecycle.md')).map((e) => e.lang)).to.deep.equal(['js', 'js', 'js']);
+    expect((await examples('docs/lifecycle.md')).map((e) => e.lang)).to.deep.equal(['js', 'js', 'js', 'js']);
+  });
+
+  it("a provider that shares its backend's reusable sessions: one request for the calls made within 10 s", async () => {
+    const [, sharing] = await examples('docs/lifecycle.md');
+    let requests = 0;
+    const fetchSession = () => Promise.resolve(`reusable-${++requests}`);
+    const elements = [0, 1, 2].map(() => {
+      const el = document.createElement('svc-embed');
+      el.src = peerUrl(tenant, 'dashboard');
+      return el;
+    });
+    const ready = Promise.all(elements.map((el) => oneSvcEvent(el, 'svc-ready')));
+    // In the task that inserts them: each one's first load asks the provider.
+    document.body.append(...elements);
+    run(sharing.code, {}, { fetchSession });
+    await ready;
+    expect(requests).to.equal(1);
+    expect(elements.map((el) => new URL(frameOf(el)!.src).searchParams.get('session'))).to.deep.equal([
+      'reusable-1',
+      'reusable-1',
+      'reusable-1',
+    ]);
   });
 
   it('the svc-status listener reports an error with its reason', async () => {
@@ -88,7 +110,7 @@ describe('docs/lifecycle.md', () => {
   });
 
   it('the session provider renews the session with what the backend answers', async () => {
-    const [, provider] = await examples('docs/lifecycle.md');
+    const [, , provider] = await examples('docs/lifecycle.md');
     const el = document.createElement('svc-embed');
     el.src = peerUrl(tenant, 'dashboard', '&session=first-session');
     const asked: string[] = [];
@@ -108,7 +130,7 @@ describe('docs/lifecycle.md', () => {
 
 describe('docs/lifecycle.md, renewal ahead of expiry', () => {
   it('the provider answers the session with its expiry, and a failed attempt is reported', async () => {
-    const [, , ahead] = await examples('docs/lifecycle.md');
+    const [, , , ahead] = await examples('docs/lifecycle.md');
     const el = document.createElement('svc-embed');
     el.src = peerUrl(tenant, 'dashboard', '&session=first-session');
     const expiresAt = new Date(Date.now() + 600_000).toISOString();

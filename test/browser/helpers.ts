@@ -265,9 +265,14 @@ export function envelope(type: string, payload: unknown, surface = 'dashboard'):
   return { source: 'svc-embed', direction: 'event', type, payload, timestamp: 1_700_000_000_000, surface };
 }
 
-/** Removes what the tests added to the page (elements, frames, spacers), and scrolls back to the top. */
+/**
+ * Removes what the tests added to the page (elements, frames, spacers), forgets the sessions their frames spent, and
+ * scrolls back to the top.
+ */
 export function cleanup(): void {
   for (const el of [...document.body.children]) if (el.localName !== 'script') el.remove();
+  // What the page's frames spent: each test starts as a new page would, whatever session names another test used.
+  (document as unknown as Record<symbol, Set<string> | undefined>)[Symbol.for('svc-embed.spent')]?.clear();
   scrollTo(0, 0);
 }
 

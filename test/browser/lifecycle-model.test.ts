@@ -8,7 +8,10 @@
 // - no frame on one origin ever receives a session that the element renewed (given to renewSession() or answered
 //   by the provider) and first put in a frame on another origin: a credential never leaves its tenant.
 // - while `status` is `ready`, the visible frame is one whose window has said ready (a renewal ahead of expiry swaps in
-//   only a frame that has).
+//   only a frame that has);
+// - sessions are single-use, and the element always has a provider: no frame is ever given a session that an earlier
+//   frame of the document loaded, unless the provider (or renewSession()) gave it. The host's src may carry no
+//   session at all: then the first load asks the provider.
 // Listeners take part too: one may re-insert the element with a plain append() or insertBefore() at a `loading`.
 // Renewals ahead of expiry too: the host gives its session an expiry a few seconds away, and the frame loading
 // behind the visible one says ready, views the path, or stays silent, at random.
@@ -62,6 +65,9 @@ interface Real {
   /** The origin each renewed session was first loaded on, and what broke the rule that it stays there. */
   sessionOrigins: Map<string, string>;
   leaks: string[];
+  /** The host's sessions that a frame of the document has loaded, and those a later frame was given again. */
+  spent: Set<string>;
+  reuses: string[];
 }
 
 type Command = fc.AsyncCommand<Model, Real>;
@@ -122,6 +128,7 @@ async function settle(m: Model, r: Real) {
   await r.el.updateComplete;
   await tick();
   expect(r.leaks, 'a renewed session went to another origin').to.deep.equal([]);
+  expect(r.reuses, 'a frame was given a spent session that the provider did not give').to.deep.equal([]);
   const win = frameOf(r.el)?.contentWindow;
   if (win && !r.gens.has(win)) r.gens.set(win, m.gen);
   if (r.el.isConnected) {
@@ -162,7 +169,12 @@ function watchFrames(r: Real) {
         if (!(node instanceof HTMLIFrameElement)) continue;
         const url = new URL(node.src);
         const session = url.searchParams.get('session') ?? '';
-        // The host's own sessions (host-0, host-1) are its to give to either tenant; renewed ones are the element's.
+        // A frame of a connected element loads its session: a host session (host-0, host-1) is spent by then.
+        if (session.startsWith('host-') && r.el.isConnected) {
+          if (r.spent.has(session)) r.reuses.push(session);
+          r.spent.add(session);
+        }
+        // The host's own sessions are its to give to either tenant; renewed ones are the element's.
         if (!/^(renewed|provided)-/.test(session)) continue;
         const first = r.sessionOrigins.get(session);
         if (first === undefined) r.sessionOrigins.set(session, url.origin);
@@ -171,9 +183,12 @@ function watchFrames(r: Real) {
   }).observe(r.el.shadowRoot!, { childList: true });
 }
 
-/** The host sets src to origin `o`, with its own session `host-<v>` (the same string on either origin). */
+/**
+ * The host sets src to origin `o`, with its own session `host-<v>` (the same string on either origin), or with none
+ * when `v` is 2 (the provider alone then gives the first load its session).
+ */
 function assignSrc(m: Model, r: Real, o: number, v: number) {
-  const src = peerUrl(ORIGINS[o], null, `&v=${v}&session=host-${v}`);
+  const src = peerUrl(ORIGINS[o], null, v < 2 ? `&v=${v}&session=host-${v}` : `&v=${v}`);
   if (m.src !== src) {
     // A change from no URL ends no session: commands made while idle wait for the next one.
     if (m.src !== null) m.gen++;
@@ -350,7 +365,7 @@ const whenReady = command('whenReady()', always, (_m, r) => track(r, 'whenReady'
 // or misdeliver (commands).
 const commands = [
   fc.tuple(fc.integer({ min: 0, max: 1 }), fc.integer({ min: 0, max: 1 })).map(([o, v]) => setSrc(o, v)),
-  fc.tuple(fc.integer({ min: 0, max: 1 }), fc.integer({ min: 0, max: 1 })).map(([o, v]) => setSrc(o, v)),
+  fc.tuple(fc.integer({ min: 0, max: 1 }), fc.integer({ min: 0, max: 2 })).map(([o, v]) => setSrc(o, v)),
   fc.constant(clearSrc),
   fc.boolean().map(renew),
   fc.constantFrom<'session' | 'expiring' | 'error'>('session', 'expiring', 'error').map(provider),
@@ -422,7 +437,11 @@ describe('the session lifecycle against a model', () => {
           navigations: 0,
           sessionOrigins: new Map(),
           leaks: [],
+          spent: new Set(),
+          reuses: [],
         };
+        // Each run is a page of its own: what an earlier run's frames spent is not this one's.
+        (document as unknown as Record<symbol, Set<string> | undefined>)[Symbol.for('svc-embed.spent')]?.clear();
         el.sessionProvider = () =>
           new Promise<SvcSessionAnswer | string>((give, refuse) => r.calls.push({ give, refuse }));
         homes[0].append(el);
@@ -442,7 +461,7 @@ describe('the session lifecycle against a model', () => {
           // Then a last host change to an embed that says ready by itself: every promise made on the way settles,
           // and nothing held before the change reaches the new frame.
           if (m.src !== null) m.gen++;
-          el.src = m.src = peerUrl(tenant, 'dashboard', '&final=1');
+          el.src = m.src = peerUrl(tenant, 'dashboard', '&final=1&session=host-final');
           const ready = performance.now() + 20_000;
           while (el.status !== 'ready' && performance.now() < ready) await new Promise((res) => setTimeout(res, 20));
           expect(el.status).to.equal('ready');

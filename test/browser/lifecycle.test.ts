@@ -49,6 +49,9 @@ function slowProvider() {
   return { provider, calls };
 }
 
+// The host's own session: with a provider and no session, the first load would ask the provider for one.
+const hosted = peerUrl(tenant, 'dashboard', '&session=host-session');
+
 describe('lifecycle', () => {
   afterEach(() => {
     cleanup();
@@ -58,20 +61,20 @@ describe('lifecycle', () => {
   describe('a host change wins, completely', () => {
     it('a src change to another tenant during a renewal: nothing held for tenant A, nor its path, reaches tenant B', async () => {
       const { provider, calls } = slowProvider();
-      const { el, ready } = embed({ 'color-scheme': 'dark' });
+      const { el, ready } = embed({ src: hosted, 'color-scheme': 'dark' });
       el.sessionProvider = provider;
       await ready;
       await peerPost(windowOf(el), [view('/accounts/42-acme-private')]);
       const renewal = el.renewSession();
       el.refresh();
       const readyB = oneEvent(el, 'svc-ready');
-      el.src = peerUrl(other);
+      el.src = peerUrl(other, 'dashboard', '&session=host-b');
       await readyB;
       // The renewal's promise settles at the new session's ready.
       await renewal;
       calls[0].give('late-session');
       await tick();
-      expect(frameOf(el)!.src).to.equal(peerUrl(other));
+      expect(frameOf(el)!.src).to.equal(peerUrl(other, 'dashboard', '&session=host-b'));
       expect((await peerReport(windowOf(el), other)).map((r) => [r.data.type, r.data.payload])).to.deep.equal([
         ['svc:action:set-color-scheme', { scheme: 'dark' }],
       ]);
@@ -79,7 +82,7 @@ describe('lifecycle', () => {
 
     it('a renewal ends when the host takes the URL away: renewSession() rejects, whenReady() waits for the next session', async () => {
       const { provider } = slowProvider();
-      const { el, ready } = embed();
+      const { el, ready } = embed({ src: hosted });
       el.sessionProvider = provider;
       await ready;
       const renewal = failure(el.renewSession());
@@ -89,7 +92,7 @@ describe('lifecycle', () => {
       expect([error!.name, error!.reason]).to.deep.equal(['SvcEmbedError', 'session-renewal-failed']);
       expect(el.status).to.equal('idle');
       const next = el.whenReady();
-      el.src = peerUrl();
+      el.src = peerUrl(tenant, 'dashboard', '&session=host-next');
       expect((await next).payload.mode).to.equal('signed');
     });
 
@@ -120,7 +123,7 @@ describe('lifecycle', () => {
       const renewal = el.renewSession('renewed-a');
       el.refresh();
       const readyB = oneEvent(el, 'svc-ready');
-      el.src = peerUrl(other);
+      el.src = peerUrl(other, 'dashboard', '&session=host-b');
       await readyB;
       await renewal;
       expect(await peerReport(windowOf(el), other)).to.deep.equal([]);
@@ -175,6 +178,7 @@ describe('lifecycle', () => {
     /** Assigns every property the value it has. */
     it('in ready: no svc-status, no action, the same frame', async () => {
       const { el, ready } = embed({
+        src: hosted,
         'color-scheme': 'dark',
         locale: 'de-DE',
         theme: '{"primaryColor":"#123456"}',
@@ -225,7 +229,7 @@ describe('lifecycle', () => {
   describe('renewSession()', () => {
     it('with a session while a provider renewal is pending: that session is loaded, and both calls settle at its ready', async () => {
       const { provider, calls } = slowProvider();
-      const { el, ready } = embed();
+      const { el, ready } = embed({ src: hosted });
       el.sessionProvider = provider;
       await ready;
       const first = el.renewSession();
@@ -240,7 +244,7 @@ describe('lifecycle', () => {
 
     it('without a session while one is pending joins it: one provider call', async () => {
       const { provider, calls } = slowProvider();
-      const { el, ready } = embed();
+      const { el, ready } = embed({ src: hosted });
       el.sessionProvider = provider;
       await ready;
       const both = Promise.all([el.renewSession(), el.renewSession()]);
@@ -251,7 +255,7 @@ describe('lifecycle', () => {
     });
 
     it('rejects with an SvcEmbedError instance, as whenReady() does', async () => {
-      const { el, ready } = embed();
+      const { el, ready } = embed({ src: hosted });
       el.sessionProvider = () => Promise.reject(new Error('backend down'));
       await ready;
       const error = await failure(el.renewSession());
@@ -264,7 +268,7 @@ describe('lifecycle', () => {
     it('a renewal that completes after remove() starts no timer and logs nothing; the next connection applies it', async () => {
       const error = sinon.stub(console, 'error');
       const { provider, calls } = slowProvider();
-      const { el, ready } = embed();
+      const { el, ready } = embed({ src: hosted });
       el.sessionProvider = provider;
       await ready;
       // Short only from here: on a loaded machine the first frame may take longer than this to say ready.
@@ -472,7 +476,7 @@ describe('lifecycle', () => {
 
   it('never dispatches an event of a frame it has left (a record of the whole renewal)', async () => {
     const { provider, calls } = slowProvider();
-    const { el, ready } = embed();
+    const { el, ready } = embed({ src: hosted });
     el.sessionProvider = provider;
     await ready;
     const old = windowOf(el);

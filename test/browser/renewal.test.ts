@@ -53,6 +53,9 @@ function story(el: SvcEmbedElement) {
   return seen;
 }
 
+// The host's own session: with a provider and no session, the first load would ask the provider for one.
+const hosted = peerUrl(tenant, 'dashboard', '&session=host-session');
+
 describe('session renewal', () => {
   afterEach(() => {
     cleanup();
@@ -129,7 +132,7 @@ describe('session renewal', () => {
 
   it('renewSession() without an argument asks the provider once', async () => {
     const provider = sinon.stub().resolves('from-provider');
-    const { el, ready } = embed();
+    const { el, ready } = embed({ src: hosted });
     el.sessionProvider = provider;
     await ready;
     const readyAgain = oneEvent(el, 'svc-ready');
@@ -148,7 +151,7 @@ describe('session renewal', () => {
   ];
   for (const [what, provider] of BAD_PROVIDERS) {
     it(`a provider that ${what}: error, session-renewal-failed, and renewSession() rejects`, async () => {
-      const { el, ready } = embed({ 'ready-timeout': '300' });
+      const { el, ready } = embed({ 'ready-timeout': '300', src: hosted });
       el.sessionProvider = provider;
       await ready;
       const seen = story(el);
@@ -164,7 +167,7 @@ describe('session renewal', () => {
     const clock = sinon.useFakeTimers({ toFake: ['performance', 'Date'], now: 1_000_000 });
     let n = 0;
     const provider = sinon.stub().callsFake(() => Promise.resolve(`renewed-${++n}`));
-    const { el, ready } = embed();
+    const { el, ready } = embed({ src: hosted });
     el.sessionProvider = provider;
     await ready;
     const seen = story(el);
@@ -194,7 +197,7 @@ describe('session renewal', () => {
 
   it('a fatal error that is not about the session does not renew', async () => {
     const provider = sinon.stub().resolves('x-session');
-    const { el, ready } = embed();
+    const { el, ready } = embed({ src: hosted });
     el.sessionProvider = provider;
     await ready;
     const seen = story(el);
@@ -220,7 +223,7 @@ describe('session renewal', () => {
 
   it('posts nothing to the old frame once the renewal has begun', async () => {
     let give!: (s: string) => void;
-    const { el, ready } = embed();
+    const { el, ready } = embed({ src: hosted });
     el.sessionProvider = () => new Promise((resolve) => (give = resolve));
     await ready;
     const oldWin = windowOf(el);
@@ -246,7 +249,7 @@ describe('session renewal', () => {
 
   it('a host-made src change during the renewal wins, and drops the held commands', async () => {
     let give!: (s: string) => void;
-    const { el, ready } = embed();
+    const { el, ready } = embed({ src: hosted });
     el.sessionProvider = () => new Promise((resolve) => (give = resolve));
     await ready;
     el.navigate('/dropped');
