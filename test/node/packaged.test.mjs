@@ -162,7 +162,7 @@ describe('svc-embed', () => {
     assert.equal(imported.code, 0, imported.stderr);
     assert.equal(
       imported.stdout.trim(),
-      'READY_DEFAULTS RenewalFailedError emitEvent emitReady mountTestEmbed recordActions renewAhead testEmbedSrc',
+      'READY_DEFAULTS RenewalFailedError emitEvent emitReady forgetUsedSessions mountTestEmbed recordActions renewAhead testEmbedSrc',
     );
     writeFileSync(
       join(path, 'check.ts'),
