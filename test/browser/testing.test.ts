@@ -184,7 +184,7 @@ describe('svc-embed/testing', () => {
     it('with a provider, the element recovers on a session of its own, and that frame is not refused', async () => {
       const el = await mountTestEmbed({ src: src('three'), singleUseSessions: true });
       let minted = 0;
-      el.sessionProvider = async () => `three-${++minted}`;
+      el.sessionProvider = () => Promise.resolve(`three-${++minted}`);
       await emitReady(el);
       el.remove();
       document.body.append(el);
@@ -196,7 +196,7 @@ describe('svc-embed/testing', () => {
 
     it('a renewal ahead of expiry that loads a spent session fails: its frame behind is refused', async () => {
       const el = await mountTestEmbed({ src: src('six'), singleUseSessions: true, expiresIn: 6000 });
-      el.sessionProvider = async () => ({ session: 'six', expiresAt: Date.now() + 600_000 });
+      el.sessionProvider = () => Promise.resolve({ session: 'six', expiresAt: Date.now() + 600_000 });
       await emitReady(el);
       const frame = frameOf(el);
       const failure = await renewAhead(el).then(

@@ -364,7 +364,8 @@ for (const engine of enginesFrom('E2E_BROWSERS')) {
         // A reload of that same frame presents the spent session: refused the same way.
         await page.evaluate(() => {
           const a = document.getElementById('a');
-          a.src = a.src;
+          // The same URL again: a new document, as a reload.
+          a.setAttribute('src', a.getAttribute('src'));
         });
         const [reloaded] = await until(page, of('a', 'svc:event:error'), 'frame a reloaded and refused');
         assert.equal(reloaded.payload.fatal, true);
