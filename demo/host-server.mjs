@@ -1,7 +1,6 @@
 // The demo host: a customer's web page that embeds the simulated tenant with <svc-embed>. It serves
 // its pages, the built CDN bundle and the compiled protocol module, each from its own directory, the
-// tenant origins (/config.json) and fresh demo sessions (/session), and nothing else of the repo.
-import { randomBytes } from 'node:crypto';
+// tenant origins (/config.json) and fresh minted sessions (/session), and nothing else of the repo.
 import { readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -24,10 +23,10 @@ const PAGES = {
 const TENANT = /^[A-Za-z0-9]{1,32}$/;
 
 /**
- * `GET /session?tenant=acme[&ttl=20]`: a fresh signed session, as a customer's backend would get one. With a ttl,
- * from the tenant's session-generation API (`POST /api/v1/embed/sessions`, with the demo admin key, server to
- * server): a session that carries its end, so that no reload and no other traffic can bring it back once it has
- * expired. Without, a session that does not expire.
+ * `GET /session?tenant=acme[&ttl=20]`: a fresh signed session, as a customer's backend would get one: from the
+ * tenant's session-generation API (`POST /api/v1/embed/sessions`, with the demo admin key, server to server). Each
+ * is single-use: one session per frame, so a page asks for one per load. It carries its end (`ttl` seconds, or a day
+ * without), so that no reload and no other traffic can bring it back once it has expired.
  */
 function mintSession(tenantOrigin) {
   return async (ctx) => {
@@ -42,17 +41,12 @@ function mintSession(tenantOrigin) {
     if (ttl !== undefined && !(/^[0-9]{1,5}$/.test(ttl) && Number(ttl) >= 1 && Number(ttl) <= MAX_TTL_SECONDS)) {
       return fail(400, `ttl: whole seconds from 1 to ${MAX_TTL_SECONDS}`);
     }
-    if (ttl === undefined) {
-      // "r" first: a random part that began with "exp" or "ttl" would read as another kind of session.
-      ctx.body = { session: `demo-${tenant.toLowerCase()}-r${randomBytes(9).toString('base64url')}` };
-      return;
-    }
     let res;
     try {
       res = await fetch(`${tenantOrigin()}/api/v1/embed/sessions`, {
         method: 'POST',
         headers: { authorization: 'Bearer demo-admin-key', 'content-type': 'application/json' },
-        body: JSON.stringify({ embedTenant: tenant, ttlSeconds: Number(ttl) }),
+        body: JSON.stringify({ embedTenant: tenant, ttlSeconds: ttl === undefined ? MAX_TTL_SECONDS : Number(ttl) }),
         signal: AbortSignal.timeout(10_000),
         redirect: 'error',
       });
@@ -63,7 +57,11 @@ function mintSession(tenantOrigin) {
     if (res.status !== 201 || typeof body?.session !== 'string') {
       return fail(502, `the tenant refused the session request (HTTP ${res.status})`);
     }
-    ctx.body = { session: body.session, ttlSeconds: Number(ttl), expiresAt: body.expiresAt };
+    ctx.body = {
+      session: body.session,
+      ...(ttl === undefined ? {} : { ttlSeconds: Number(ttl) }),
+      expiresAt: body.expiresAt,
+    };
   };
 }
 

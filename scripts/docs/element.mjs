@@ -4,24 +4,25 @@ import { readFileSync } from 'node:fs';
 
 const FILE = 'docs/element.md';
 
-function element() {
+/** The `<svc-embed>` declaration of the manifest. */
+export function element() {
   const manifest = JSON.parse(readFileSync(new URL('../../custom-elements.json', import.meta.url), 'utf8'));
   for (const mod of manifest.modules) for (const d of mod.declarations ?? []) if (d.tagName === 'svc-embed') return d;
   throw new Error('custom-elements.json has no <svc-embed>: run "npm run build" first');
 }
 
 /** One table cell: one line, pipes escaped. */
-const cell = (text) => (text ?? '').replace(/\s*\n\s*/g, ' ').replace(/\|/g, '\\|');
-const code = (text) => (text ? `\`${cell(text)}\`` : '');
+export const cell = (text) => (text ?? '').replace(/\s*\n\s*/g, ' ').replace(/\|/g, '\\|');
+export const code = (text) => (text ? `\`${cell(text)}\`` : '');
 /** A type as the host writes it: `null` and `undefined` are what unsetting takes, shown once in the prose. */
-const shownType = (text) =>
+export const shownType = (text) =>
   text
     ?.split('|')
     .map((t) => t.trim())
     .filter((t) => t !== 'null' && t !== 'undefined')
     .join(' | ');
 
-function table(head, rows) {
+export function table(head, rows) {
   return [`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.join(' | ')} |`)]
     .join('\n')
     .concat('\n');

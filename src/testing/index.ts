@@ -50,6 +50,14 @@ export interface MountTestEmbedOptions {
    * `sessionProvider`, the element then renews ahead of that expiry (see {@link renewAhead}).
    */
   expiresIn?: number;
+  /**
+   * `true` makes this element's test frames as strict as the service's single-use sessions: a frame whose URL
+   * carries a `session` that an earlier test frame loaded (a frame of any element mounted with this option, since
+   * the page loaded or since {@link forgetUsedSessions}) is refused at once with a fatal `svc:event:error` named
+   * `SessionUsedError`, as the simulated tenant refuses it. This covers every frame the element loads: a re-insertion,
+   * a reload, a change of `src`, the frame behind of a renewal. Default `false`.
+   */
+  singleUseSessions?: boolean;
 }
 
 /** What {@link renewAhead} resolves with: the swap's `svc-ready`, and the session the new frame was loaded with. */
@@ -79,6 +87,63 @@ const NAME = 'svc-embed/testing';
 // delivered in the order they were posted, so when it arrives, the element has handled the event.
 const MARK = 'svcEmbedTestingDone';
 let lastMark = 0;
+
+/** The sessions loaded by the test frames of elements mounted with `singleUseSessions`. */
+const usedSessions = new Set<string>();
+/** Test frame documents refused as having a used session: they never say ready (see renewAhead). */
+const refusedDocuments = new WeakSet<Document>();
+/** The message of the fatal error of a refused frame: the simulated tenant's words. */
+const SESSION_USED =
+  'The embed session was already used: a session is single-use, and an earlier frame loaded it. Ask the host application for a new session for each embed.';
+
+/**
+ * Forgets the sessions that test frames have loaded, so that the next test may load them again: for an `afterEach`
+ * when tests of one page reuse session values (the default `src`'s `session=test` is one).
+ */
+export function forgetUsedSessions(): void {
+  usedSessions.clear();
+}
+
+/**
+ * Watches every frame `el` loads: the first load of a session records it, and a later load of it is refused with a
+ * fatal `SessionUsedError` from that frame. Decided at the frame's `load`, before any helper can say ready from it.
+ */
+function refuseUsedSessions(el: SvcEmbedElement, root: ShadowRoot): void {
+  root.addEventListener(
+    'load',
+    (e) => {
+      const frame = e.target as HTMLIFrameElement;
+      if (frame.localName !== 'iframe') return;
+      const doc = frame.contentDocument;
+      // The initial about:blank, and a document the helpers put in place of one that runs no script: not a load
+      // of the element's URL.
+      if (!doc || !/^https?:/.test(doc.URL)) return;
+      const url = new URL(doc.URL);
+      const sessions = url.searchParams.getAll('session');
+      const reused = sessions.some((value) => usedSessions.has(value));
+      for (const value of sessions) usedSessions.add(value);
+      if (!reused) return;
+      refusedDocuments.add(doc);
+      const surface = SURFACES.find((name) => url.pathname.split('/').includes(name)) ?? 'dashboard';
+      const origin = el.ownerDocument.defaultView!.location.origin;
+      framePoster(frame).then(
+        (post) =>
+          post(
+            buildEvent('svc:event:error', surface, {
+              message: SESSION_USED,
+              name: 'SessionUsedError',
+              context: 'auth',
+              fatal: true,
+            }),
+            origin,
+          ),
+        // A frame that is gone (or runs no script) by then has nothing left to refuse.
+        () => {},
+      );
+    },
+    true,
+  );
+}
 
 /**
  * `{origin}/__svc-embed-test__/dashboard/test-board?session=test` on the page's origin: the default `src`
@@ -142,6 +207,12 @@ export function emitEvent<T extends EventType>(
 async function deliver<T extends EventType>(el: SvcEmbedElement, envelope: EventEnvelope<T>): Promise<SvcEvent<T>> {
   const { frame, view } = await drivable(el, 'emitEvent');
   const post = await framePoster(frame);
+  // As the tenant's embed, a frame that reported its fatal error is dead.
+  if (frame.contentDocument && refusedDocuments.has(frame.contentDocument)) {
+    throw new Error(
+      `${NAME}: emitEvent: the <svc-embed>'s frame was refused for a session an earlier test frame had loaded (singleUseSessions), and sends nothing more`,
+    );
+  }
   const name = domEventName(envelope.type);
   const mark = ++lastMark;
   // Taken now: once the element drops this frame, `frame.contentWindow` is null, and Firefox and WebKit then
@@ -230,7 +301,9 @@ export function recordActions(el: SvcEmbedElement): ActionRecord {
  * @throws TypeError when `src` is not on the page's origin.
  */
 export async function mountTestEmbed(options: MountTestEmbedOptions = {}): Promise<SvcEmbedElement> {
-  const { src = testEmbedSrc(), attributes = {}, container = document.body, expiresIn } = options;
+  const { src = testEmbedSrc(), attributes = {}, container = document.body, expiresIn, singleUseSessions } = options;
+  if (singleUseSessions !== undefined && typeof singleUseSessions !== 'boolean')
+    throw new TypeError(`${NAME}: mountTestEmbed: singleUseSessions must be true or false`);
   if (expiresIn !== undefined && !Number.isFinite(expiresIn))
     throw new TypeError(`${NAME}: mountTestEmbed: expiresIn must be a finite number of milliseconds`);
   const url = new URL(src, location.href);
@@ -246,6 +319,8 @@ export async function mountTestEmbed(options: MountTestEmbedOptions = {}): Promi
   el.setAttribute('src', url.href);
   if (expiresIn !== undefined) el.sessionExpiresAt = Date.now() + expiresIn;
   container.append(el);
+  // The shadow root exists once the element is connected; its frame comes at the first update, after this.
+  if (singleUseSessions) refuseUsedSessions(el, el.shadowRoot!);
   try {
     const { frame } = await drivable(el, 'mountTestEmbed');
     await framePoster(frame);
@@ -313,6 +388,8 @@ export function renewAhead(el: SvcEmbedElement, payload: Partial<ReadyPayload> =
     };
     const play = async (frame: HTMLIFrameElement) => {
       const post = await framePoster(frame);
+      // A frame refused for a used session says nothing more: the element hears its fatal error instead.
+      if (frame.contentDocument && refusedDocuments.has(frame.contentDocument)) return;
       const origin = el.ownerDocument.defaultView!.location.origin;
       const ready = { ...READY_DEFAULTS, ...payload };
       const { surface } = ready;

@@ -1,5 +1,6 @@
 // The unit-test examples of docs/testing.md ("Unit and component tests"), run as written: the component,
-// then its test, then the session provider's test. Only the module specifiers are mapped to this repository's modules.
+// then its test, then the session provider's test, then the single-use sessions' test. Only the module specifiers
+// are mapped to this repository's modules.
 import * as openWc from '@open-wc/testing';
 import * as testing from '../../src/testing/index.js';
 import { cleanup } from './helpers.js';
@@ -73,12 +74,12 @@ async function runTestBlock(code: string, modules: Record<string, unknown>): Pro
 describe('docs/testing.md: the unit test examples', () => {
   after(cleanup);
 
-  it("the component and its test run as written, and pass; so does the session provider's test", async function () {
+  it("the component and its test run as written, and pass; so do the session provider's and the single-use sessions' tests", async function () {
     this.timeout(30_000);
     const blocks = await examples();
     // Every block, or the page has lost one: a block that is no longer run is a failure, not a pass.
-    expect(blocks).to.have.length(3);
-    const [component, test, provider] = blocks;
+    expect(blocks).to.have.length(4);
+    const [component, test, provider, singleUse] = blocks;
     expect(component).to.include('// export-panel.js');
     expect(test).to.include("from 'svc-embed/testing'");
     const modules = { '@open-wc/testing': openWc, 'svc-embed/testing': testing, './export-panel.js': {} };
@@ -96,6 +97,13 @@ describe('docs/testing.md: the unit test examples', () => {
     expect(await runTestBlock(provider, modules)).to.deep.equal([
       'the session provider renews ahead of expiry, behind the visible frame',
       'the session provider reports a failed attempt, and the visible frame stays',
+    ]);
+    expect(document.querySelector('svc-embed')).to.equal(null);
+
+    expect(singleUse).to.include('singleUseSessions: true');
+    expect(await runTestBlock(singleUse, modules)).to.deep.equal([
+      'single-use sessions a remounted embed loads a session of its own',
+      'single-use sessions without a provider, the spent session is refused',
     ]);
     expect(document.querySelector('svc-embed')).to.equal(null);
   });

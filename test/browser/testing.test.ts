@@ -1,6 +1,6 @@
 // svc-embed/testing: each helper against the real element, its unchanged gate and its validation. The
 // element's frame is a document on this page's own origin (a 404 page of the test server).
-import { expect } from '@open-wc/testing';
+import { expect, waitUntil } from '@open-wc/testing';
 import sinon from 'sinon';
 import { DOM_EVENTS, cleanup, embed, frameOf, tenant } from './helpers.js';
 import type { PeerMessage, SvcDetail } from './helpers.js';
@@ -10,8 +10,11 @@ import {
   READY_DEFAULTS,
   emitEvent,
   emitReady,
+  forgetUsedSessions,
   mountTestEmbed,
+  RenewalFailedError,
   recordActions,
+  renewAhead,
   testEmbedSrc,
 } from '../../src/testing/index.js';
 import { framePoster } from '../../src/testing/frame.js';
@@ -136,6 +139,94 @@ describe('svc-embed/testing', () => {
       await emitReady(el);
       expect(seen.map((e) => e.name)).to.deep.equal(['svc-status', 'svc-ready']);
       expect(el.status).to.equal('ready');
+    });
+  });
+
+  describe('mountTestEmbed({singleUseSessions})', () => {
+    afterEach(forgetUsedSessions);
+    const src = (session: string) => `/__svc-embed-test__/dashboard/board?session=${session}`;
+    /** The fatal errors the element reports, by name and message. */
+    const fatalErrors = (el: Element) => {
+      const seen: Array<{ name: unknown; message: unknown }> = [];
+      el.addEventListener('svc-error', (e) => {
+        const payload = (e as CustomEvent<SvcDetail>).detail.payload ?? {};
+        if (payload.fatal === true) seen.push({ name: payload.name, message: payload.message });
+      });
+      return seen;
+    };
+
+    it('a second frame with a session an earlier test frame loaded is refused: a fatal SessionUsedError', async () => {
+      const first = await mountTestEmbed({ src: src('one'), singleUseSessions: true });
+      await emitReady(first);
+      const second = document.createElement('div');
+      const errors = fatalErrors(second);
+      document.body.append(second);
+      const el = await mountTestEmbed({ src: src('one'), singleUseSessions: true, container: second });
+      await waitUntil(() => el.status === 'error', 'the reused session was not refused');
+      expect(errors).to.have.length(1);
+      expect(errors[0].name).to.equal('SessionUsedError');
+      expect(String(errors[0].message)).to.match(/already used/);
+      expect(first.status).to.equal('ready');
+      // The refused frame is dead: the helpers say so rather than send from it.
+      await rejects(emitReady(el), Error, /refused for a session an earlier test frame had loaded/);
+    });
+
+    it('a reload of the same element (a re-insertion) with its spent session is refused too', async () => {
+      const el = await mountTestEmbed({ src: src('two'), singleUseSessions: true });
+      const errors = fatalErrors(el);
+      await emitReady(el);
+      el.remove();
+      document.body.append(el);
+      await waitUntil(() => el.status === 'error', 'the reloaded session was not refused');
+      expect(errors.map((e) => e.name)).to.deep.equal(['SessionUsedError']);
+    });
+
+    it('with a provider, the element recovers on a session of its own, and that frame is not refused', async () => {
+      const el = await mountTestEmbed({ src: src('three'), singleUseSessions: true });
+      let minted = 0;
+      el.sessionProvider = () => Promise.resolve(`three-${++minted}`);
+      await emitReady(el);
+      el.remove();
+      document.body.append(el);
+      await waitUntil(() => frameOf(el)?.src.endsWith('session=three-1'), 'no frame with the new session');
+      await emitReady(el);
+      expect(el.status).to.equal('ready');
+      expect(minted).to.equal(1);
+    });
+
+    it('a renewal ahead of expiry that loads a spent session fails: its frame behind is refused', async () => {
+      const el = await mountTestEmbed({ src: src('six'), singleUseSessions: true, expiresIn: 6000 });
+      el.sessionProvider = () => Promise.resolve({ session: 'six', expiresAt: Date.now() + 600_000 });
+      await emitReady(el);
+      const frame = frameOf(el);
+      const failure = await renewAhead(el).then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+      expect(failure).to.be.instanceOf(RenewalFailedError);
+      expect((failure as RenewalFailedError).detail.reason).to.equal('embed-fatal-error');
+      expect(frameOf(el)).to.equal(frame);
+      expect(el.status).to.equal('ready');
+    });
+
+    it('new sessions load; without the option, or after forgetUsedSessions(), a session loads again', async () => {
+      const a = await mountTestEmbed({ src: src('four'), singleUseSessions: true });
+      const b = await mountTestEmbed({ src: src('five'), singleUseSessions: true });
+      const c = await mountTestEmbed({ src: src('four') });
+      for (const el of [a, b, c]) await emitReady(el);
+      forgetUsedSessions();
+      const d = await mountTestEmbed({ src: src('four'), singleUseSessions: true });
+      await emitReady(d);
+      for (const el of [a, b, c, d]) expect(el.status).to.equal('ready');
+    });
+
+    it('refuses a value that is not a boolean', async () => {
+      await rejects(
+        mountTestEmbed({ singleUseSessions: 'yes' as unknown as boolean }),
+        TypeError,
+        /singleUseSessions must be true or false/,
+      );
+      expect(document.querySelector('svc-embed')).to.equal(null);
     });
   });
 

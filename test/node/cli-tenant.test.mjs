@@ -257,6 +257,36 @@ describe('svc-embed-tenant: serving', () => {
     }
   });
 
+  test('minted sessions are single-use; --reusable-sessions lets one load any number of times', async () => {
+    const [strict, reusable] = await Promise.all([
+      startCli(['--port', '0', '--latency', 'off']),
+      startCli(['--port', '0', '--latency', 'off', '--reusable-sessions']),
+    ]);
+    try {
+      const help = await run(['--help']);
+      assert.match(help.stdout, /^ {2}--reusable-sessions {2,}let a minted session/m);
+      const loads = async (origin) => {
+        const minted = await fetch(`${origin}/api/v1/embed/sessions`, {
+          method: 'POST',
+          headers: { authorization: 'Bearer demo-admin-key', 'content-type': 'application/json' },
+          body: JSON.stringify({ embedTenant: 'acme', ttlSeconds: 60 }),
+        });
+        const { session } = await minted.json();
+        const out = [];
+        for (let i = 0; i < 2; i++) {
+          const res = await fetch(`${origin}/embed/api/bootstrap?surface=chat&session=${session}`);
+          const body = await res.json();
+          out.push(res.ok ? res.status : `${res.status} ${body.error.name}`);
+        }
+        return out;
+      };
+      assert.deepEqual(await loads(strict.origin), [200, '401 SessionUsedError']);
+      assert.deepEqual(await loads(reusable.origin), [200, 200]);
+    } finally {
+      await Promise.all([stopCli(strict, 'SIGINT'), stopCli(reusable, 'SIGINT')]);
+    }
+  });
+
   for (const signal of ['SIGINT', 'SIGTERM']) {
     test(`${signal} stops it: the server closes, exit 0`, async () => {
       const t = await startCli(['--port', '0']);

@@ -1,5 +1,5 @@
-// The demo host server: its pages, and GET /session, which mints demo sessions the way a customer's
-// backend would, for the demo's session provider.
+// The demo host server: its pages, and GET /session, which mints single-use sessions through the tenant's session
+// API, the way a customer's backend would, for the demo's session providers.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTenant } from '@svc-embed/tenant';
@@ -82,7 +82,7 @@ describe('GET /session', () => {
     const b = await json(`${host.origin}/session?tenant=acme&ttl=20`);
     assert.equal(a.status, 200);
     assert.equal(a.headers.get('cache-control'), 'no-store');
-    assert.match(a.body.session, /^demo-acme-exp[0-9]{13}-[0-9a-f]{12}-[A-Za-z0-9_-]{32}$/);
+    assert.match(a.body.session, /^demo-acme-exp[0-9]{13}-x[0-9]{13}-[0-9a-f]{12}-[A-Za-z0-9_-]{32}$/);
     assert.ok(Date.parse(a.body.expiresAt) - Date.now() <= 20_000, a.body.expiresAt);
     assert.equal(a.body.ttlSeconds, 20);
     assert.notEqual(a.body.session, b.body.session);
@@ -97,16 +97,25 @@ describe('GET /session', () => {
     assert.equal(boot.body.embedTenant, 'globex');
     assert.ok(boot.body.expiresInMs > 0 && boot.body.expiresInMs <= 20000);
   });
-  test('without ttl: a session that does not expire; without tenant: acme', async () => {
+  test('single-use: the first load exchanges it, a second load is refused as used', async () => {
+    const { body } = await json(`${host.origin}/session?tenant=acme&ttl=20`);
+    const url = `${tenant.origin}/embed/api/bootstrap?surface=chat&session=${encodeURIComponent(body.session)}`;
+    assert.equal((await json(url)).status, 200);
+    const again = await json(url);
+    assert.equal(again.status, 401);
+    assert.equal(again.body.error.name, 'SessionUsedError');
+  });
+  test('without ttl: a minted session too, that lasts a day; without tenant: acme', async () => {
     const { body } = await json(`${host.origin}/session`);
-    assert.match(body.session, /^demo-acme-r[A-Za-z0-9_-]{8,}$/);
-    assert.doesNotMatch(body.session, /-ttl|-exp/);
+    assert.match(body.session, /^demo-acme-exp[0-9]{13}-/);
     assert.equal(body.ttlSeconds, undefined);
+    const left = Date.parse(body.expiresAt) - Date.now();
+    assert.ok(left > 86_000_000 && left <= 86_400_000, body.expiresAt);
     const boot = await json(
       `${tenant.origin}/embed/api/bootstrap?surface=chat&session=${encodeURIComponent(body.session)}`,
     );
     assert.equal(boot.body.mode, 'signed');
-    assert.equal(boot.body.expiresInMs, undefined);
+    assert.ok(boot.body.expiresInMs > 86_000_000, String(boot.body.expiresInMs));
   });
   test('bad input is a 400 with a message; other methods a 405', async () => {
     for (const q of [

@@ -4,6 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, normalize } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { allRegions, staleRegions } from '../../scripts/docs.mjs';
 import { anchors, codeBlocks, links, markdownFiles, read, root } from '../support/markdown.mjs';
 
@@ -167,4 +168,18 @@ test('every code example in the README and docs is run or checked by a test, or 
     }
   }
   assert.deepEqual(unmarked, []);
+});
+
+test("the README's size claim holds for the built CDN bundles, and for any build within the size budget", () => {
+  const claim = /Lit included, is under (\d+(?:\.\d+)?) KB gzip/.exec(read('README.md'))?.[1];
+  assert.ok(claim, 'README.md: no "under N KB gzip" claim');
+  const limit = Number(claim) * 1000;
+  const budget = Number(/^const BUDGET = (\d+);$/m.exec(read('scripts/size.mjs'))?.[1]);
+  assert.ok(budget > 0, 'scripts/size.mjs: no BUDGET');
+  assert.ok(budget < limit, `the budget (${budget} B) is not under the README's ${claim} KB`);
+  for (const file of ['cdn/svc-embed.min.js', 'cdn/svc-embed.classic.min.js']) {
+    assert.ok(existsSync(join(root, file)), `${file} is missing: run npm run build first`);
+    const gzip = gzipSync(readFileSync(join(root, file)), { level: 9 }).length;
+    assert.ok(gzip < limit, `${file}: ${gzip} B gzip -9, not under the README's ${claim} KB`);
+  }
 });

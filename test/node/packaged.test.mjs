@@ -162,7 +162,7 @@ describe('svc-embed', () => {
     assert.equal(imported.code, 0, imported.stderr);
     assert.equal(
       imported.stdout.trim(),
-      'READY_DEFAULTS RenewalFailedError emitEvent emitReady mountTestEmbed recordActions renewAhead testEmbedSrc',
+      'READY_DEFAULTS RenewalFailedError emitEvent emitReady forgetUsedSessions mountTestEmbed recordActions renewAhead testEmbedSrc',
     );
     writeFileSync(
       join(path, 'check.ts'),
@@ -354,5 +354,41 @@ window.ready = new Promise((resolve) => {
       publicId: 'sales-overview',
     });
     assert.equal(await tab.evaluate(() => document.querySelector('svc-embed').status), 'ready');
+  });
+});
+
+describe("the README's install counts", () => {
+  /** The package directories `npm install` put in `path`'s node_modules (what it reports as "added N packages"). */
+  async function installedDirectories(path) {
+    const ls = await sh('npm', ['ls', '--all', '--parseable'], path);
+    assert.equal(ls.code, 0, ls.stderr);
+    // The first line is the project itself.
+    return ls.stdout.trim().split('\n').slice(1);
+  }
+  /** The count the README's package table gives for `name` ("N packages" in its "install alone" column). */
+  function stated(name) {
+    const row = readFileSync(join(root, 'README.md'), 'utf8')
+      .split('\n')
+      .find((line) => line.startsWith(`| \`${name}\` |`));
+    const count = /\| (\d+) packages?\b[^|]*\|$/.exec(row ?? '')?.[1];
+    assert.ok(count, `README.md: no "N packages" in the row of ${name}`);
+    return Number(count);
+  }
+
+  test('are what npm installs: the element, the client, the tenant, and Angular besides Angular itself', async () => {
+    for (const [name, project, besides] of [
+      ['svc-embed', 'element', []],
+      ['@svc-embed/api', 'api', []],
+      ['@svc-embed/tenant', 'tenant', []],
+      ['@svc-embed/angular', 'angular', ['@angular/core', 'rxjs', 'tslib']],
+    ]) {
+      const dirs = await installedDirectories(projects[project]);
+      const counted = dirs.filter((d) => !besides.some((b) => d.endsWith(`/node_modules/${b}`)));
+      assert.equal(
+        counted.length,
+        stated(name),
+        `${name}: ${counted.map((d) => d.replace(/.*node_modules\//, '')).join(', ')}`,
+      );
+    }
   });
 });

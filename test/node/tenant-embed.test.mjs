@@ -244,12 +244,12 @@ describe('sessions that expire: demo-<tenant>-ttl<N>', () => {
     assert.equal(plain.body.expiresInMs, undefined);
   });
 });
-describe('minted sessions: demo-<tenant>-exp<T>-<mac>', () => {
+describe('minted sessions: demo-<tenant>-exp<T>-x<X>-<nonce>-<mac>', () => {
   test('valid until the end they carry, then expired for good, whatever else the tenant sees', () => {
     let now = 1_700_000_000_000;
     const sessions = createSessions({ now: () => now });
     const { session, expiresAt } = sessions.mint('Globex', 20);
-    assert.match(session, /^demo-globex-exp[0-9]{13}-[0-9a-f]{12}-[A-Za-z0-9_-]{32}$/);
+    assert.match(session, /^demo-globex-exp[0-9]{13}-x[0-9]{13}-[0-9a-f]{12}-[A-Za-z0-9_-]{32}$/);
     assert.notEqual(sessions.mint('globex', 20).session, session, 'two mints, two sessions');
     assert.equal(expiresAt, 1_700_000_020_000);
     const ok = sessions.check([session]);
@@ -264,18 +264,20 @@ describe('minted sessions: demo-<tenant>-exp<T>-<mac>', () => {
   test("a forged, altered or other tenant's session is invalid, never a plain one that does not expire", () => {
     const sessions = createSessions();
     const { session } = sessions.mint('acme', 60);
-    const [, exp, nonce, mac] = /-exp([0-9]{13})-([0-9a-f]{12})-(.+)$/.exec(session);
+    const [, exp, by, nonce, mac] = /-exp([0-9]{13})-x([0-9]{13})-([0-9a-f]{12})-(.+)$/.exec(session);
     const later = String(Number(exp) + 86_400_000);
     for (const forged of [
       session.replace(`exp${exp}`, `exp${later}`),
+      session.replace(`-x${by}-`, `-x${String(Number(by) + 60_000)}-`),
+      session.replace(`-x${by}-`, '-'),
       session.replace('demo-acme-', 'demo-globex-'),
       session.slice(0, -1) + (session.endsWith('A') ? 'B' : 'A'),
-      `demo-acme-exp${exp}-${nonce}-${'A'.repeat(32)}`,
+      `demo-acme-exp${exp}-x${by}-${nonce}-${'A'.repeat(32)}`,
       session.replace(`-${nonce}-`, `-${nonce.slice(1)}0-`),
       createSessions().mint('acme', 60).session,
       `demo-acme-exp${exp}`,
       `demo-acme-exp${exp}-${mac}`,
-      `demo-acme-exp${exp}-${nonce}-${mac}-x`,
+      `demo-acme-exp${exp}-x${by}-${nonce}-${mac}-x`,
     ]) {
       assert.equal(sessions.check([forged]).name, 'InvalidSessionError', forged);
       assert.equal(parseSession([forged]).name, 'InvalidSessionError', forged);

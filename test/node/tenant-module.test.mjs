@@ -56,6 +56,8 @@ describe('startTenant options', () => {
     ['a wildcard scheme', { allowOrigins: ['*://localhost:8000'] }, /not an origin/],
     ['latency "off"', { latency: 'off' }, /latency must be true or false/],
     ['latency 0', { latency: 0 }, /latency/],
+    ['reusableSessions "yes"', { reusableSessions: 'yes' }, /reusableSessions must be true or false/],
+    ['reusableSessions 1', { reusableSessions: 1 }, /reusableSessions must be true or false/],
   ]) {
     test(`TypeError: ${name}`, async () => {
       // A tenant that starts when it should not is closed, so the failure cannot hold the process open.

@@ -4,7 +4,8 @@
 // Two, so that two tenant origins can be told apart.
 // `executeServerCommand('tenant-origins')` gives their origins; `executeServerCommand('tenant-session', { ttl })`
 // mints a session of the first that ends `ttl` seconds from now, through its session API, as a customer's backend
-// would.
+// would. The tenants run in their default mode, as strict as the service: a minted session is single-use (a second
+// frame, or a reload, that loads it is refused with SessionUsedError), so each frame needs a session of its own.
 import { startTenant } from '@svc-embed/tenant';
 
 export function tenantPlugin() {
@@ -13,6 +14,7 @@ export function tenantPlugin() {
     name: 'svc-embed-tenant',
     async serverStart({ config }) {
       const allowOrigins = [`http://${config.hostname}:${config.port}`];
+      // Never reusableSessions here: a test that loads one session twice must fail, as it would against the service.
       tenants = await Promise.all([startTenant({ port: 0, allowOrigins }), startTenant({ port: 0, allowOrigins })]);
     },
     async serverStop() {

@@ -72,6 +72,9 @@ export const STRINGS = {
     'fatal.SessionExpiredError.text': 'The embed session has expired. Ask the host application for a new session.',
     'fatal.InvalidSessionError': 'Invalid session',
     'fatal.InvalidSessionError.text': 'The embed session is not valid.',
+    'fatal.SessionUsedError': 'Session already used',
+    'fatal.SessionUsedError.text':
+      'This embed session was already used: each embed needs a session of its own. Ask the host application for a new session.',
     'fatal.DashboardNotFoundError': 'Dashboard not found',
     'fatal.DashboardNotFoundError.text': 'This dashboard does not exist or is not shared with this embed.',
     'fatal.NetworkError': 'Service unreachable',
@@ -192,6 +195,9 @@ export const STRINGS = {
       'Die Sitzung dieser Einbettung ist abgelaufen. Die Host-Anwendung muss eine neue Sitzung anfordern.',
     'fatal.InvalidSessionError': 'Ungültige Sitzung',
     'fatal.InvalidSessionError.text': 'Die Sitzung dieser Einbettung ist nicht gültig.',
+    'fatal.SessionUsedError': 'Sitzung bereits verwendet',
+    'fatal.SessionUsedError.text':
+      'Die Sitzung dieser Einbettung wurde bereits verwendet: Jede Einbettung braucht ihre eigene. Die Host-Anwendung muss eine neue Sitzung anfordern.',
     'fatal.DashboardNotFoundError': 'Dashboard nicht gefunden',
     'fatal.DashboardNotFoundError.text':
       'Dieses Dashboard gibt es nicht, oder es ist für diese Einbettung nicht freigegeben.',
@@ -313,6 +319,9 @@ export const STRINGS = {
       'La session de cette intégration a expiré. L’application hôte doit demander une nouvelle session.',
     'fatal.InvalidSessionError': 'Session non valide',
     'fatal.InvalidSessionError.text': 'La session de cette intégration n’est pas valide.',
+    'fatal.SessionUsedError': 'Session déjà utilisée',
+    'fatal.SessionUsedError.text':
+      'La session de cette intégration a déjà été utilisée : chaque intégration a besoin de la sienne. L’application hôte doit demander une nouvelle session.',
     'fatal.DashboardNotFoundError': 'Tableau de bord introuvable',
     'fatal.DashboardNotFoundError.text': 'Ce tableau de bord n’existe pas ou n’est pas partagé avec cette intégration.',
     'fatal.NetworkError': 'Service injoignable',
@@ -433,6 +442,9 @@ export const STRINGS = {
       'La sesión de esta integración ha caducado. La aplicación anfitriona debe pedir una sesión nueva.',
     'fatal.InvalidSessionError': 'Sesión no válida',
     'fatal.InvalidSessionError.text': 'La sesión de esta integración no es válida.',
+    'fatal.SessionUsedError': 'Sesión ya usada',
+    'fatal.SessionUsedError.text':
+      'La sesión de esta integración ya se usó: cada integración necesita la suya. La aplicación anfitriona debe pedir una sesión nueva.',
     'fatal.DashboardNotFoundError': 'Panel no encontrado',
     'fatal.DashboardNotFoundError.text': 'Este panel no existe o no está compartido con esta integración.',
     'fatal.NetworkError': 'Servicio inaccesible',
@@ -553,6 +565,9 @@ export const STRINGS = {
       'この埋め込みのセッションは有効期限が切れました。ホストアプリケーションに新しいセッションを依頼してください。',
     'fatal.InvalidSessionError': '無効なセッション',
     'fatal.InvalidSessionError.text': 'この埋め込みのセッションは無効です。',
+    'fatal.SessionUsedError': 'セッションは使用済み',
+    'fatal.SessionUsedError.text':
+      'この埋め込みのセッションはすでに使用されています。埋め込みごとに専用のセッションが必要です。ホストアプリケーションに新しいセッションを依頼してください。',
     'fatal.DashboardNotFoundError': 'ダッシュボードが見つかりません',
     'fatal.DashboardNotFoundError.text': 'このダッシュボードは存在しないか、この埋め込みと共有されていません。',
     'fatal.NetworkError': 'サービスに接続できません',

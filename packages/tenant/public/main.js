@@ -1,7 +1,7 @@
 // The simulated embed: one page for the dashboard, app and chat surfaces. It verifies the session,
 // says ready, then renders its surface and applies the host's actions.
 import { parseFilterParam, publicIdProblem } from '/embed/protocol/index.js';
-import { whenSessionExpires } from './api.js';
+import { useToken, whenSessionExpires } from './api.js';
 import { h } from './dom.js';
 import { createBridge } from './bridge.js';
 import { Dashboard } from './dashboard.js';
@@ -217,7 +217,7 @@ function dashboardSurface(boot) {
 }
 
 function chatSurface() {
-  const chat = new Chat({ emit: bridge.emit, session });
+  const chat = new Chat({ emit: bridge.emit, session: ctx.session });
   const head = () =>
     h(
       'header',
@@ -245,7 +245,7 @@ function chatSurface() {
 }
 
 function appSurface(boot) {
-  const chat = new Chat({ emit: bridge.emit, session });
+  const chat = new Chat({ emit: bridge.emit, session: ctx.session });
   // The app is not the dashboard surface: dashboard-only events are not reported from it (docs/protocol.md, "Events").
   const appEmit = (type, payload) => {
     if (!['svc:event:dashboard-loaded', 'svc:event:download', 'svc:event:drilldown'].includes(type))
@@ -496,6 +496,11 @@ async function main() {
     const context = { DashboardNotFoundError: 'dashboard', NetworkError: 'network' }[problem.name] ?? 'auth';
     fatal(problem.name, problem.message, context);
     return;
+  }
+  // A minted session was exchanged: it is spent, and this document's calls present the token from now on.
+  if (typeof boot.token === 'string') {
+    useToken(boot.token);
+    ctx.session = undefined;
   }
   for (const [name, view] of Object.entries(boot.views)) ctx.dimensions[name] = view.dimensions;
   keptFor = { embedTenant: boot.embedTenant };

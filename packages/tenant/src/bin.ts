@@ -45,6 +45,7 @@ const tenantCommand: Command = {
   name: NAME,
   summary: 'run the simulated tenant (embed surfaces, REST, SCIM, demo keys) on this machine until Ctrl-C',
   help: `Usage: svc-embed-tenant [--port <n>] [--host <host> [--expose]] [--allow-origin <origin>]... [--latency off|on]
+                        [--reusable-sessions]
 
 Runs the simulated tenant on one local origin: the embed surfaces (dashboard, app, chat), the REST and
 SCIM endpoints, the seeded data and the demo keys. Point <svc-embed> on your own dev server at it: it
@@ -60,6 +61,9 @@ Options:
                            an origin (http://localhost:5173) or one with any port (http://localhost:*).
                            Repeat it for more. Default: http://localhost:* and http://127.0.0.1:*
   --latency off|on         off answers the embed's queries without the simulated delay (default on)
+  --reusable-sessions      let a minted session (POST /api/v1/embed/sessions) be loaded any number of
+                           times until it ends. Default: single-use, as the service's: the first embed
+                           load exchanges it, and any other load is refused (SessionUsedError)
   -h, --help               this help
 
 Exit codes:
@@ -73,6 +77,7 @@ Exit codes:
     'allow-origin': { type: 'string', repeat: true },
     latency: { type: 'string' },
     expose: { type: 'boolean' },
+    'reusable-sessions': { type: 'boolean' },
   },
 
   async run({ flags, io, signal, program }) {
@@ -89,6 +94,7 @@ Exit codes:
         host,
         latency,
         expose: flags.expose === true,
+        reusableSessions: flags['reusable-sessions'] === true,
         ...(allowOrigins ? { allowOrigins } : {}),
       });
     } catch (error) {

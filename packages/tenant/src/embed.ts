@@ -65,9 +65,12 @@ export async function embedRoutes({
   allowOrigins,
   latency,
   sessions,
+  reusableSessions = false,
 }: {
   allowOrigins: readonly string[];
   latency: boolean;
+  /** Whether minted sessions may be loaded more than once (the root page says so). */
+  reusableSessions?: boolean;
   /** The tenant's sessions, shared with the session-generation API. */
   sessions: Sessions;
 }): Promise<EmbedRoutes> {
@@ -87,10 +90,32 @@ export async function embedRoutes({
     ctx.set('server-timing', `simulated;dur=${ms};desc="simulated latency"`);
   }
 
-  /** The session of an API call: every value the URL gave, so a repeated one is seen as such. */
-  function session(ctx: Koa.Context): ValidSession {
+  /** Every session value the URL gave, so a repeated one is seen as such. */
+  const sessionValues = (ctx: Koa.Context): string[] => {
     const raw = ctx.query.session;
-    const s = sessions.check(raw === undefined ? [] : ([] as string[]).concat(raw));
+    return raw === undefined ? [] : ([] as string[]).concat(raw);
+  };
+
+  /**
+   * The session of an API call after the bootstrap: the token the bootstrap's exchange gave (`Authorization: Bearer`),
+   * which only the document that loaded the session holds, or else the session of the URL.
+   */
+  function session(ctx: Koa.Context): ValidSession {
+    const authorization = ctx.get('authorization');
+    let s;
+    if (authorization) {
+      const token = /^Bearer ([!-~]{1,200})$/.exec(authorization)?.[1];
+      if (token === undefined || ctx.query.session !== undefined)
+        throw new EmbedError(400, 'BadRequest', 'authorization: one "Bearer <token>", and no session beside it');
+      s = sessions.checkToken(token);
+    } else s = sessions.checkCall(sessionValues(ctx));
+    if (!s.ok) throw new EmbedError(401, s.name, s.message);
+    return s;
+  }
+
+  /** The bootstrap's session: a minted one is exchanged (`commit`), or its exchange only tried. */
+  function exchange(ctx: Koa.Context, commit: boolean): ValidSession {
+    const s = sessions.check(sessionValues(ctx), { commit });
     if (!s.ok) throw new EmbedError(401, s.name, s.message);
     return s;
   }
@@ -100,7 +125,8 @@ export async function embedRoutes({
     const publicId = single(ctx, 'publicId');
     if (!(SURFACES as readonly unknown[]).includes(surface))
       throw new EmbedError(400, 'BadRequest', `surface: must be ${SURFACES.join(', ')}`);
-    const s = session(ctx);
+    // A session problem is told first; a load that fails for another reason does not spend the session.
+    exchange(ctx, false);
     let dashboard: Dashboard | undefined;
     if (surface === 'dashboard') {
       dashboard = publicId !== undefined && Object.hasOwn(DASHBOARDS, publicId) ? DASHBOARDS[publicId] : undefined;
@@ -111,6 +137,7 @@ export async function embedRoutes({
           'This dashboard does not exist or is not shared with this embed.',
         );
     }
+    const s = exchange(ctx, true);
     // Authenticating and mounting is the slow part of a real embed: long enough to see the loading state.
     await simulate(ctx, 250, 650);
     ctx.body = {
@@ -118,6 +145,7 @@ export async function embedRoutes({
       embedTenant: s.embedTenant,
       deploymentId: dashboard ? dashboard.deploymentId : 1,
       ...(s.expiresInMs !== undefined ? { expiresInMs: s.expiresInMs } : {}),
+      ...(s.token !== undefined ? { token: s.token } : {}),
       views: Object.fromEntries(Object.entries(VIEWS).map(([name, v]) => [name, { dimensions: v.dimensions }])),
       dashboards: Object.fromEntries(
         Object.entries(DASHBOARDS).map(([id, d]) => [
@@ -205,7 +233,7 @@ export async function embedRoutes({
   };
   const page = (ctx: Koa.Context): void => html(ctx, shell);
   // The origin as the browser named it (the guard allowed its Host), so that the URLs on the page work as shown.
-  pages.get('/', (ctx) => html(ctx, homePage(`${ctx.protocol}://${ctx.host}`, allowOrigins)));
+  pages.get('/', (ctx) => html(ctx, homePage(`${ctx.protocol}://${ctx.host}`, allowOrigins, reusableSessions)));
   pages.get('/embed/dashboard/:publicId', (ctx, next) => (publicIdProblem(ctx.params.publicId) ? next() : page(ctx)));
   pages.get('/embed/app', page).get('/embed/chat', page);
 

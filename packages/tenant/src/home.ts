@@ -6,7 +6,7 @@ import { SURFACES } from '@svc-embed/protocol';
 import { DASHBOARDS } from './datasets.js';
 import { CREDENTIALS } from './seed.js';
 import type { Credential } from './seed.js';
-import { MAX_TTL_SECONDS } from './sessions.js';
+import { DEFAULT_EXCHANGE_SECONDS, MAX_EXCHANGE_SECONDS, MAX_TTL_SECONDS } from './sessions.js';
 
 /** Text and attribute values for the page: the five characters HTML gives meaning, as character references. */
 const esc = (text: string): string => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -23,7 +23,7 @@ function may(c: Credential): string {
 }
 
 /** The root page of the tenant at `origin` (as the browser named it), framed by `allowOrigins`. */
-export function homePage(origin: string, allowOrigins: readonly string[]): string {
+export function homePage(origin: string, allowOrigins: readonly string[], reusableSessions = false): string {
   const url = (path: string) => `${origin}${path}`;
   const link = (path: string) => `<a href="${esc(url(path))}">${esc(url(path))}</a>`;
   const surfaces = [
@@ -47,7 +47,12 @@ export function homePage(origin: string, allowOrigins: readonly string[]): strin
       code('demo-acme-ttl20'),
       `Signed, and ends 20 seconds after the tenant first sees it (demo-<tenant>-ttl<N>, N from 1 to ${MAX_TTL_SECONDS}); refused for good after that.`,
     ],
-    ['a minted session', 'Signed until the time it carries: see \u201cMint a session\u201d below.'],
+    [
+      'a minted session',
+      reusableSessions
+        ? 'Signed until the time it carries, and reusable (this tenant runs with reusable sessions): see \u201cMint a session\u201d below.'
+        : 'Signed until the time it carries, and single-use: the first embed load exchanges it, and any other load is refused (SessionUsedError). See \u201cMint a session\u201d below.',
+    ],
     [code('expired'), 'Refused as expired (SessionExpiredError).'],
     ['anything else, or given twice', 'Refused as invalid (InvalidSessionError).'],
   ];
@@ -100,7 +105,10 @@ ${sessions.map(([value, result]) => `        <tr><td>${value}</td><td>${esc(resu
       <code>POST /api/v1/embed/sessions</code> with <code>{"embedTenant": "acme", "ttlSeconds": 600}</code>
       (<code>ttlSeconds</code> from 1 to ${MAX_TTL_SECONDS}). It answers <code>201</code> with
       <code>session</code>, <code>embedTenant</code> and <code>expiresAt</code>; only this run of the tenant
-      accepts the session.</p>
+      accepts the session. An embed must load it within <code>exchangeSeconds</code> of minting (optional, 1 to
+      ${MAX_EXCHANGE_SECONDS}, default ${DEFAULT_EXCHANGE_SECONDS}), or it lapses.${
+        reusableSessions ? '' : ' Mint one session per embed: each is single-use.'
+      }</p>
     <pre><code>${esc(curl)}</code></pre>
   </section>
 

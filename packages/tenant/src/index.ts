@@ -42,6 +42,13 @@ export interface TenantOptions {
    * throws a `TypeError`.
    */
   expose?: boolean;
+  /**
+   * `true` lets a minted session (`POST /api/v1/embed/sessions`) be loaded any number of times until it ends, as
+   * some backends' sessions can be. Default `false`: minted sessions are single-use, as the service's are. The first
+   * embed load that presents one exchanges it, and any other load that presents it is refused with
+   * `SessionUsedError`. Either way, an unused session lapses after its exchange window.
+   */
+  reusableSessions?: boolean;
 }
 
 /** A running simulated tenant. */
@@ -69,6 +76,7 @@ interface CheckedOptions {
   readonly allowOrigins: readonly string[];
   readonly latency: boolean;
   readonly expose: boolean;
+  readonly reusableSessions: boolean;
 }
 
 const PUBLIC_DIR = fileURLToPath(new URL('../public/', import.meta.url));
@@ -80,6 +88,7 @@ const OPTIONS: readonly string[] = [
   'allowOrigins',
   'latency',
   'expose',
+  'reusableSessions',
 ] satisfies readonly (keyof TenantOptions)[];
 const HOST_NAME =
   /^(?=.{1,253}$)[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/;
@@ -104,6 +113,7 @@ function checkOptions(options: unknown): CheckedOptions {
     allowOrigins = DEFAULT_ALLOW_ORIGINS,
     latency = true,
     expose = false,
+    reusableSessions = false,
   }: UncheckedOptions = options;
   if (typeof port !== 'number' || !Number.isInteger(port) || port < 0 || port > 65535) {
     throw new TypeError(
@@ -123,13 +133,15 @@ function checkOptions(options: unknown): CheckedOptions {
     throw new TypeError(`startTenant: latency must be true or false, not ${shown(latency)}`);
   if (typeof expose !== 'boolean')
     throw new TypeError(`startTenant: expose must be true or false, not ${shown(expose)}`);
+  if (typeof reusableSessions !== 'boolean')
+    throw new TypeError(`startTenant: reusableSessions must be true or false, not ${shown(reusableSessions)}`);
   if (!expose && !isLoopbackName(bare)) {
     throw new TypeError(
       `startTenant: host ${shown(host)} is not a loopback address: other machines could use the demo keys and ` +
         'sessions. Listen on 127.0.0.1 (the default), or pass expose: true to allow it',
     );
   }
-  return { port, host: bare, allowOrigins: origins, latency, expose };
+  return { port, host: bare, allowOrigins: origins, latency, expose, reusableSessions };
 }
 
 /** A host to listen on that only this machine reaches: localhost, 127.0.0.0/8 or ::1. */
@@ -155,14 +167,15 @@ function remoteOriginsOf(host: string, port: number): string[] {
  * @param options port (default 0: a free port), host to listen on (default 127.0.0.1), allowOrigins: the host page
  *   origins that may frame the embed and exchange messages with it, each an origin or an origin with
  *   any port (`http://localhost:*`; default: localhost and 127.0.0.1 on any port), latency: false
- *   answers queries without the simulated delay.
+ *   answers queries without the simulated delay, reusableSessions: true lets a minted session be loaded more than
+ *   once (default: single-use).
  * @throws {TypeError} for an unknown option or a value out of its domain
  */
 export async function startTenant(options?: TenantOptions): Promise<Tenant> {
-  const { port, host, allowOrigins, latency, expose } = checkOptions(options);
+  const { port, host, allowOrigins, latency, expose, reusableSessions } = checkOptions(options);
   // One set of sessions: what the session-generation API mints, the embed accepts.
-  const sessions = createSessions();
-  const embed = await embedRoutes({ allowOrigins, latency, sessions });
+  const sessions = createSessions({ reusable: reusableSessions });
+  const embed = await embedRoutes({ allowOrigins, latency, sessions, reusableSessions });
   // Exposed on a host name, the tenant answers to that name too (an IP literal it answers to already).
   const app = createApp('tenant', { hostNames: expose && !isIP(host) ? [host] : [] });
   app.use(mount('/embed/static', serveDir(PUBLIC_DIR, { extensions: ['.js', '.css'] })));

@@ -10,7 +10,7 @@ import { SCIM_ERROR, SCIM_LIST_RESPONSE, SCIM_USER } from '@svc-embed/protocol';
 import { chain, printable } from './http.js';
 import type { Headers, Thrown } from './http.js';
 import { CREDENTIALS, SCIM_USERS, recipientsOf } from './seed.js';
-import { EMBED_TENANT, MAX_TTL_SECONDS } from './sessions.js';
+import { DEFAULT_EXCHANGE_SECONDS, EMBED_TENANT, MAX_EXCHANGE_SECONDS, MAX_TTL_SECONDS } from './sessions.js';
 import type { Sessions } from './sessions.js';
 import type { Credential, ScimUserRecord } from './seed.js';
 
@@ -250,7 +250,9 @@ async function jsonBody(ctx: Koa.Context): Promise<Record<string, unknown>> {
 
 /**
  * `POST /v1/embed/sessions` with `{"embedTenant": "acme", "ttlSeconds": 20}`: a session that ends at a fixed time,
- * whatever happens meanwhile (it carries its end, signed with a key the tenant made at start-up).
+ * whatever happens meanwhile (it carries its end, signed with a key the tenant made at start-up). It must be
+ * exchanged (loaded) within `exchangeSeconds` of minting (optional, default 300), and is single-use unless the tenant
+ * runs with reusable sessions.
  */
 function mintSession(sessions: Sessions): (ctx: Koa.Context) => Promise<void> {
   return async (ctx) => {
@@ -258,7 +260,7 @@ function mintSession(sessions: Sessions): (ctx: Koa.Context) => Promise<void> {
     if (credential.kind !== 'api-key' || !credential.admin) {
       throw new HttpError(403, 'forbidden', 'Generating embed sessions requires an administrator credential.');
     }
-    const { embedTenant, ttlSeconds, ...rest } = await jsonBody(ctx);
+    const { embedTenant, ttlSeconds, exchangeSeconds = DEFAULT_EXCHANGE_SECONDS, ...rest } = await jsonBody(ctx);
     const unknown = Object.keys(rest);
     if (unknown.length) throw new HttpError(400, 'invalid_parameter', `Unknown field: ${printable(unknown[0], 40)}.`);
     if (typeof embedTenant !== 'string' || !EMBED_TENANT.test(embedTenant)) {
@@ -272,7 +274,19 @@ function mintSession(sessions: Sessions): (ctx: Koa.Context) => Promise<void> {
     ) {
       throw new HttpError(400, 'invalid_parameter', `ttlSeconds: whole seconds from 1 to ${MAX_TTL_SECONDS}.`);
     }
-    const { session, expiresAt } = sessions.mint(embedTenant, ttlSeconds);
+    if (
+      typeof exchangeSeconds !== 'number' ||
+      !Number.isInteger(exchangeSeconds) ||
+      exchangeSeconds < 1 ||
+      exchangeSeconds > MAX_EXCHANGE_SECONDS
+    ) {
+      throw new HttpError(
+        400,
+        'invalid_parameter',
+        `exchangeSeconds: whole seconds from 1 to ${MAX_EXCHANGE_SECONDS}, the time to load the session after minting (default ${DEFAULT_EXCHANGE_SECONDS}).`,
+      );
+    }
+    const { session, expiresAt } = sessions.mint(embedTenant, ttlSeconds, exchangeSeconds);
     ctx.status = 201;
     ctx.body = { session, embedTenant: embedTenant.toLowerCase(), expiresAt: new Date(expiresAt).toISOString() };
   };
