@@ -119,7 +119,7 @@ function totalMismatch(page: number, start: number, sent: number, expected: numb
   const extra = sent > expected ? `; the ${sent - expected} beyond it were left out` : '';
   return {
     code: 'TOTAL_MISMATCH',
-    message: `the SCIM listing ended at page ${page} with ${sent} users${from}, but ${announced}${extra}`,
+    message: `the SCIM listing ended at page ${page} with ${sent} user${sent === 1 ? '' : 's'}${from}, but ${announced}${extra}`,
     page,
     received: sent,
     expected,
