@@ -332,8 +332,8 @@ export class ScimApi {
 }
 
 /**
- * Typed client of the REST recipients listing and the SCIM user listing, with zero runtime
- * dependencies. Runs wherever a standard `fetch` exists (Node 20+, Deno, Bun, edge runtimes).
+ * Typed client of the REST recipients listing and the SCIM user listing. Runs wherever a standard `fetch` exists
+ * (Node 20+, Deno, Bun, edge runtimes); with `proxyFromEnv`, it loads undici to go through the environment's proxy.
  *
  * The token lives in a private field: it never appears in `JSON.stringify(client)`,
  * `util.inspect(client)`, nor in any error. Redirects are never followed.
