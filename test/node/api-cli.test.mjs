@@ -34,9 +34,11 @@ const UNSAFE_OUTPUT =
   // eslint-disable-next-line no-control-regex -- the control characters are what it finds
   /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028\u2029\u202a-\u202e\u2060\u2066-\u2069\ufeff]/;
 
-/** The environment without any SVC_* variable of the developer's shell. */
+/** The environment without any SVC_* variable, nor any proxy setting, of the developer's shell. */
 function cleanEnv(extra) {
-  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('SVC_')));
+  const env = Object.fromEntries(
+    Object.entries(process.env).filter(([k]) => !k.startsWith('SVC_') && !/^(https?|no)_proxy$/i.test(k)),
+  );
   return { ...env, ...extra };
 }
 
@@ -429,19 +431,30 @@ describe('svc-embed against the simulated tenant', () => {
     assert.match(r.stderr, /7 recipients/);
   });
 
-  test('a base URL one segment too deep: the server has no such endpoint, so the base URL leads the message', async () => {
+  test('a base URL one segment too deep (.../api/v1): one line says that the base URL ends before /v1', async () => {
     const r = await run(
       ['recipients', '--deployment', '1', '--notification', '1', '--base-url', `${tenant.origin}/api/v1`],
       env,
     );
     assert.equal(r.code, 5, r.stderr);
-    assert.ok(
-      r.stderr.startsWith(
-        `svc-embed: the server has no such endpoint: check the base URL first, --base-url ${tenant.origin}/api/v1\n`,
-      ),
+    assert.match(
       r.stderr,
+      new RegExp(
+        `^svc-embed: GET /v1/deployments/1/notifications/1/recipients failed: HTTP 404 \\[request id [^\\]]+\\]: ` +
+          `--base-url ${tenant.origin}/api/v1 ends in /v1, where the API's own paths begin: the base URL ends before it\\. ` +
+          `Try --base-url ${tenant.origin}/api\n$`,
+      ),
     );
-    assert.match(r.stderr, /Server says: No such endpoint\./);
+    // Said once: neither the guess from the status nor the server's words for it.
+    assert.doesNotMatch(r.stderr, /not in deployment|no such endpoint/i);
+    const scim = await run(['scim-users'], {
+      ...env,
+      SVC_API_TOKEN: 'demo-scim-token',
+      SVC_BASE_URL: `${tenant.origin}/api/scim/v2`,
+    });
+    assert.equal(scim.code, 5, scim.stderr);
+    assert.match(scim.stderr, /ends in \/scim\/v2, where the API's own paths begin[^\n]*Try SVC_BASE_URL=\S+\/api\n$/);
+    assert.equal(scim.stderr.split('\n').length, 2, scim.stderr);
     // A notification that is not there: the server knows the endpoint, and the message stays as it was.
     const missing = await run(['recipients', '--deployment', '1', '--notification', '20'], env);
     assert.equal(missing.code, 5, missing.stderr);
@@ -649,7 +662,11 @@ describe('svc-embed faults (loopback server)', () => {
       { SVC_API_TOKEN: TOKEN },
     );
     assert.equal(dns.code, 6, dns.stderr);
-    assert.match(dns.stderr, /; tried svc-embed-test\.invalid port 443 \(--base-url\)\n$/);
+    // No proxy set: a name that does not resolve is where a proxy would help, and the hint says how to set one.
+    assert.match(
+      dns.stderr,
+      /; tried svc-embed-test\.invalid port 443 \(--base-url\)\nhint: behind a proxy\? set HTTPS_PROXY \(and NO_PROXY[^\n]*\n$/,
+    );
     // The server never answers. Whether or not a loaded machine gets the request to it within 100 ms,
     // the outcome is the same: two timeouts, the first one retried, and exit 6.
     await withServer(

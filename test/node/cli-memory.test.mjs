@@ -34,7 +34,13 @@ before(async () => {
     email: `${big}${i}@example.com`,
     username: `user${i}`,
   }));
-  const head = Buffer.from(`${JSON.stringify({ items }).slice(0, -1)},"pageInfo":`);
+  // The first recipient's userId is the page's number, so that no page repeats the one before it (which the client
+  // stops as a server that ignores `after`): the same number of digits on every page keeps each page's size.
+  items[0].userId = 0;
+  const [lead, rest] = `${JSON.stringify({ items }).slice(0, -1)},"pageInfo":`.split('"userId":0,');
+  const head = Buffer.from(lead + rest);
+  const tail = Buffer.from(rest);
+  const page = (n) => Buffer.from(`${lead}"userId":${1000 + n},`);
   server = createServer((req, res) => {
     requests++;
     const after = new URL(req.url, 'http://x').searchParams.get('after');
@@ -46,11 +52,11 @@ before(async () => {
       endCursor: `c${n}`,
     });
     res.writeHead(200, { 'content-type': 'application/json' });
-    res.end(Buffer.concat([head, Buffer.from(`${info}}`)]));
+    res.end(Buffer.concat([page(n), tail, Buffer.from(`${info}}`)]));
   });
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
   origin = `http://127.0.0.1:${server.address().port}`;
-  pageBytes = head.length + 90;
+  pageBytes = head.length + '"userId":1000,'.length + 90;
   assert.ok(head.length > 4_000_000, String(head.length));
 });
 

@@ -201,9 +201,9 @@ export { format };
 });
 
 describe('@svc-embed/api', () => {
-  test('installs neither Lit nor Koa, nor anything from outside this repository', async (t) => {
+  test('installs neither Lit nor Koa: from outside this repository, undici alone (for a proxy)', async (t) => {
     const names = await footprint(t, projects.api);
-    assert.deepEqual(names.sort(), ['@svc-embed/api', '@svc-embed/protocol']);
+    assert.deepEqual(names.sort(), ['@svc-embed/api', '@svc-embed/protocol', 'undici']);
   });
 
   test('npx svc-embed recipients --help prints its usage; npx svc-embed tenant says where the tenant went', async () => {

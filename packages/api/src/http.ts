@@ -54,6 +54,13 @@ export interface JsonResult {
 }
 
 const RETRY_STATUSES = new Set([429, 502, 503, 504]);
+/**
+ * Network failures that no retry can mend, by the code (or message) of their cause: Node's certificate checks
+ * (OpenSSL's verify codes and ERR_TLS_CERT_ALTNAME_INVALID), fetch's blocked ports, and a proxy library that is not
+ * there.
+ */
+const UNFIXABLE =
+  /^(?:(?:DEPTH_ZERO_SELF_SIGNED|SELF_SIGNED)_CERT(?:_IN_CHAIN)?|UNABLE_TO_(?:VERIFY_LEAF_SIGNATURE|GET_ISSUER_CERT(?:_LOCALLY)?|GET_CRL|DECRYPT_CERT_SIGNATURE|DECODE_ISSUER_PUBLIC_KEY)|CERT_[A-Z_]+|INVALID_CA|PATH_LENGTH_EXCEEDED|INVALID_PURPOSE|HOSTNAME_MISMATCH|ERR_TLS_CERT_ALTNAME_INVALID|ERR_SVC_PROXY_UNAVAILABLE|bad port)$/;
 const REQUEST_ID_HEADERS = ['x-request-id', 'request-id', 'x-correlation-id', 'x-amzn-requestid', 'x-amz-request-id'];
 /** Error bodies are read only this far, then the rest is cancelled: they are explanations, not data. */
 const MAX_ERROR_BODY = 64 * 1024;
@@ -62,7 +69,6 @@ export const MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
 /** Levels of a network error's cause chain copied (scrubbed) into an error's `cause`. */
 const MAX_CAUSE_DEPTH = 3;
 const MAX_DETAIL = 300;
-const IMF_FIXDATE = /^[A-Za-z]{3}, \d{2} [A-Za-z]{3} \d{4} \d{2}:\d{2}:\d{2} GMT$/;
 
 /**
  * Single-line, bounded, credential-free text for messages. Redaction comes on the text as received, and again
@@ -84,16 +90,49 @@ function requestIdOf(headers: Headers, redact: (t: string) => string): string | 
   return undefined;
 }
 
-/** `Retry-After` as milliseconds (delay-seconds or an HTTP date), or undefined when absent or unreadable. */
+const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
+/** The three HTTP-date forms of RFC 9110 5.6.7: IMF-fixdate, the obsolete RFC 850 form, and asctime's. */
+const IMF_FIXDATE = /^[A-Za-z]{3}, (\d{2}) ([A-Za-z]{3}) (\d{4}) (\d{2}):(\d{2}):(\d{2}) GMT$/;
+const RFC850_DATE = /^[A-Za-z]{6,9}, (\d{2})-([A-Za-z]{3})-(\d{2}) (\d{2}):(\d{2}):(\d{2}) GMT$/;
+const ASCTIME_DATE = /^[A-Za-z]{3} ([A-Za-z]{3}) ([ \d]\d) (\d{2}):(\d{2}):(\d{2}) (\d{4})$/;
+
+/** Milliseconds since the epoch of an HTTP date, or undefined when `v` is none of its forms or no real date. */
+export function parseHttpDate(v: string, now = Date.now()): number | undefined {
+  let parts: [day: string, month: string, year: number, h: string, m: string, s: string] | undefined;
+  let match = IMF_FIXDATE.exec(v);
+  if (match) parts = [match[1], match[2], Number(match[3]), match[4], match[5], match[6]];
+  else if ((match = RFC850_DATE.exec(v))) {
+    // A two-digit year more than 50 years ahead is the latest past year that ends in those digits (RFC 9110 5.6.7).
+    const current = new Date(now).getUTCFullYear();
+    let year = current - (current % 100) + Number(match[3]);
+    if (year > current + 50) year -= 100;
+    parts = [match[1], match[2], year, match[4], match[5], match[6]];
+  } else if ((match = ASCTIME_DATE.exec(v))) {
+    parts = [match[2].trim(), match[1], Number(match[6]), match[3], match[4], match[5]];
+  }
+  if (!parts) return undefined;
+  const [day, monthName, year, h, m, s] = parts;
+  const month = MONTHS.indexOf(monthName.toLowerCase());
+  const at = Date.UTC(year, month, Number(day), Number(h), Number(m), Number(s));
+  // Date.UTC rolls 31 Feb over into March: such a date is refused, not moved.
+  const back = new Date(at);
+  if (month < 0 || Number.isNaN(at) || back.getUTCDate() !== Number(day) || back.getUTCHours() !== Number(h))
+    return undefined;
+  if (Number(m) > 59 || Number(s) > 60) return undefined;
+  return at;
+}
+
+/**
+ * `Retry-After` as milliseconds (delay-seconds of any length, or an HTTP date in any of its three forms), or
+ * undefined when absent or unreadable. Delays beyond what a number holds exactly are Number.MAX_SAFE_INTEGER: far
+ * over any cap, so the client gives up at once.
+ */
 export function parseRetryAfter(value: string | null, now = Date.now()): number | undefined {
   if (value === null) return undefined;
   const v = value.trim();
-  if (/^\d{1,10}$/.test(v)) return Number(v) * 1000;
-  if (IMF_FIXDATE.test(v)) {
-    const at = Date.parse(v);
-    if (!Number.isNaN(at)) return Math.max(0, at - now);
-  }
-  return undefined;
+  if (/^\d+$/.test(v)) return Math.min(Number(v) * 1000, Number.MAX_SAFE_INTEGER);
+  const at = parseHttpDate(v, now);
+  return at === undefined ? undefined : Math.max(0, at - now);
 }
 
 /** A media type as sent (redacted before anything else), and its lowercase form for comparisons. */
@@ -398,13 +437,13 @@ export class Transport {
           },
         );
       }
-      return {
-        retry: fail(`network error (${clean(why, redact, 120)})`, {
-          code: 'NETWORK_ERROR',
-          cause: safeCause(err, redact),
-        }),
-        delayMs: undefined,
-      };
+      const error = fail(`network error (${clean(why, redact, 120)})`, {
+        code: 'NETWORK_ERROR',
+        cause: safeCause(err, redact),
+      });
+      // A certificate, a host name that the certificate does not name, a port that fetch refuses: the same again.
+      if (unfixable(err)) throw error;
+      return { retry: error, delayMs: undefined };
     };
 
     try {
@@ -567,6 +606,17 @@ export class Transport {
     if (detail) out.detail = detail;
     return out;
   }
+}
+
+/** Whether a rejection of fetch, its cause or theirs, has a code (or a message) that no retry can mend. */
+function unfixable(err: unknown): boolean {
+  for (let e = err, depth = 0; e !== undefined && depth < MAX_CAUSE_DEPTH; e = prop(e, 'cause'), depth++) {
+    const code = prop(e, 'code');
+    const message = prop(e, 'message');
+    if ((typeof code === 'string' && UNFIXABLE.test(code)) || (typeof message === 'string' && UNFIXABLE.test(message)))
+      return true;
+  }
+  return false;
 }
 
 /** Reads a property of any value; a throwing getter or proxy gives undefined. */

@@ -92,18 +92,50 @@ export interface PageProgress {
   readonly total?: number;
   /** The size of that page's response body, in bytes. */
   readonly bytes: number;
+  /**
+   * Recipients: that page's `pageInfo.endCursor` (`null` when it has none). Passed as `after`, it starts a listing
+   * right after that page.
+   */
+  readonly endCursor?: string | null;
+  /** SCIM users: the index that follows that page's users. Passed as `startIndex`, it starts a listing right after it. */
+  readonly nextStartIndex?: number;
 }
 
-/** Arguments of {@link SvcClient.recipients}. */
-export interface RecipientsIterationParams extends ListRecipientsParams {
+/**
+ * What an iterator reports when a listing ended where the server's own numbers say it should not have. The listing
+ * still ends there: these are not errors, but its caller should not take the result for the whole.
+ * - `PAGE_INFO_MISSING` (recipients): a page said `hasNextPage: true`, and the next page has no `pageInfo`;
+ * - `TOTAL_MISMATCH` (SCIM users): the listing ended with fewer or more users than `totalResults` announces.
+ */
+export interface ListingWarning {
+  readonly code: 'PAGE_INFO_MISSING' | 'TOTAL_MISMATCH';
+  /** One line for people, naming the page or both numbers. */
+  readonly message: string;
+  /** The 1-based number of the page at which the listing ended. */
+  readonly page: number;
+  /** `TOTAL_MISMATCH`: the users the server sent from the listing's `startIndex` on, and the number it announced. */
+  readonly received?: number;
+  readonly expected?: number;
+}
+
+/** Options of both iterators. */
+export interface IterationOptions {
   /** Called after each page arrives, before its items are yielded. */
   onPage?: (progress: PageProgress) => void;
+  /**
+   * Called once when the listing ends short of, or past, what the server announced ({@link ListingWarning}). Without
+   * it, the warning goes to `process.emitWarning` (type `SvcApiWarning`) where the runtime has one.
+   */
+  onWarning?: (warning: ListingWarning) => void;
   /**
    * Most pages requested; a server still claiming a next page after them raises `PAGINATION_ERROR`,
    * so iteration always ends. A positive integer. Default 10000.
    */
   maxPages?: number;
 }
+
+/** Arguments of {@link SvcClient.recipients}. */
+export interface RecipientsIterationParams extends ListRecipientsParams, IterationOptions {}
 
 /** The SCIM authorization schemes the service accepts (docs/api.md, "Authentication"). */
 export type ScimAuthScheme = 'Bearer' | 'Api-Key';
@@ -154,18 +186,11 @@ export interface ScimListUsersParams extends CallOptions {
 }
 
 /** Arguments of {@link ScimApi.users}. */
-export interface ScimUsersIterationParams extends CallOptions {
+export interface ScimUsersIterationParams extends CallOptions, IterationOptions {
   /** Page size, a positive integer. When omitted the server default applies. */
   count?: number;
   /** 1-based index to start from. Default 1. */
   startIndex?: number;
-  /** Called after each page arrives, before its users are yielded. */
-  onPage?: (progress: PageProgress) => void;
-  /**
-   * Most pages requested; users still remaining after them raise `PAGINATION_ERROR`, so iteration
-   * always ends (even if `totalResults` keeps growing). A positive integer. Default 10000.
-   */
-  maxPages?: number;
 }
 
 /** Reported before each retry wait. */
@@ -200,8 +225,15 @@ export interface SvcClientOptions {
   token: string | undefined;
   /** Authorization scheme on `/scim/v2` requests (docs/api.md, "Authentication"). Default `'Bearer'`. */
   scimAuthScheme?: ScimAuthScheme;
-  /** A `fetch` implementation. Default: the global `fetch`. */
+  /** A `fetch` implementation. Default: the global `fetch`. Not with `proxyFromEnv`. */
   fetch?: typeof globalThis.fetch;
+  /**
+   * Send `https:` requests through the proxy that `HTTPS_PROXY`, `https_proxy`, `HTTP_PROXY` or `http_proxy` names,
+   * except to the hosts `NO_PROXY` lists, as read from `process.env` when the client is made (undici's
+   * `EnvHttpProxyAgent`, through a `CONNECT` tunnel). `http:` base URLs (loopback only) never go through a proxy,
+   * which would see the token. Default `false`.
+   */
+  proxyFromEnv?: boolean;
   /** Time limit of each attempt (request and body), in milliseconds. Default 30000. */
   timeoutMs?: number;
   /** Retries after a 429, 502, 503, 504 or a network error; an integer 0..10. Default 2. */

@@ -328,10 +328,11 @@ function parseScimUser(value: unknown, at: string): ScimUser {
 }
 
 /**
- * Checks a SCIM ListResponse (RFC 7644 3.4.2). `Resources` may be absent only when there are none;
- * missing `startIndex`/`itemsPerPage` are filled in from the request and the page.
+ * Checks a SCIM ListResponse (RFC 7644 3.4.2). `Resources` may be absent only when there is nothing left to list:
+ * `totalResults` ends before the page's start, or the request asked for `count=0`. Missing `startIndex`/`itemsPerPage`
+ * are filled in from the request and the page (a filled-in `startIndex` confirms nothing: see ScimApi.users).
  */
-export function parseScimList(body: unknown, requestedStart: number): ScimListResponse {
+export function parseScimList(body: unknown, requestedStart: number, requestedCount?: number): ScimListResponse {
   if (!isPlainObject(body)) invalid('body', 'a JSON object');
   if (Object.hasOwn(body, 'schemas')) {
     const schemas = body.schemas;
@@ -340,16 +341,20 @@ export function parseScimList(body: unknown, requestedStart: number): ScimListRe
   }
   const totalResults = optionalInt(body, 'totalResults', 0);
   if (totalResults === undefined) invalid('totalResults', 'an integer >= 0');
+  const startIndex = optionalInt(body, 'startIndex', 1) ?? requestedStart;
   let resources: unknown[] = [];
   if (Object.hasOwn(body, 'Resources')) {
     if (!Array.isArray(body.Resources)) invalid('Resources', 'an array');
     resources = body.Resources;
+  } else if (requestedCount !== 0 && totalResults >= startIndex) {
+    // A page that leaves its users out while totalResults says some remain would end a listing short, silently.
+    invalid('Resources', `an array: totalResults is ${totalResults}, so users remain from index ${startIndex}`);
   }
   const users = resources.map((r, i) => parseScimUser(r, `Resources[${i}]`));
   return {
     schemas: [SCIM_LIST_RESPONSE],
     totalResults,
-    startIndex: optionalInt(body, 'startIndex', 1) ?? requestedStart,
+    startIndex,
     itemsPerPage: optionalInt(body, 'itemsPerPage', 0) ?? users.length,
     Resources: users,
   };

@@ -33,6 +33,8 @@ export function makeClient({ flags, io }: RunContext, command: string, extra: Cl
     return new SvcClient({
       baseUrl,
       token,
+      // The command goes through the user's proxy whenever the environment names one (docs/cli.md).
+      proxyFromEnv: true,
       ...extra,
       ...(maxRetries === undefined ? {} : { maxRetries }),
       ...(timeoutMs === undefined ? {} : { timeoutMs }),

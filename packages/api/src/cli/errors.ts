@@ -5,6 +5,7 @@
 import { SvcApiError } from '../index.js';
 import { UsageError } from './args.js';
 import type { Command } from './command.js';
+import { PROXY_VARS } from '../proxy.js';
 import { OutputError } from './io.js';
 import type { Io } from './io.js';
 
@@ -79,6 +80,44 @@ export function asUsageError(err: unknown, names: Readonly<Record<string, string
     : err;
 }
 
+/**
+ * Where a stopped listing resumes: the flag and its value, for the last line on stderr. Kept by the error that
+ * stopped it, as {@link withBaseUrl} keeps the base URL.
+ */
+export interface Resume {
+  readonly flag: '--after' | '--start-index';
+  /** The value as a shell reads it back (quoted when it must be), or undefined when it cannot be shown safely. */
+  readonly value: string | undefined;
+}
+
+const resumes = new WeakMap<object, Resume>();
+
+/** Notes where the listing that `err` stopped may resume; returns `err` as it was. */
+export function withResume(err: unknown, resume: Resume): unknown {
+  if (err !== null && typeof err === 'object') resumes.set(err, resume);
+  return err;
+}
+
+/**
+ * A value for a shell command line: as it is when it holds only characters no shell treats specially, else in
+ * single quotes. Undefined for a value that no line can carry (a control or non-ASCII character).
+ */
+export function shellWord(value: string): string | undefined {
+  if (/^[A-Za-z0-9._~+/=:@%,-]+$/.test(value)) return value;
+  if (!/^[\x20-\x7e]+$/.test(value)) return undefined;
+  return `'${value.replace(/'/g, `'\\''`)}'`;
+}
+
+/** The last line of a listing that stopped early: how to go on from the last page it wrote. */
+function resumeLine(err: unknown, program: string): string {
+  const resume = err !== null && typeof err === 'object' ? resumes.get(err) : undefined;
+  if (!resume) return '';
+  if (resume.value === undefined) {
+    return `${program}: the position after the last page written cannot be shown safely: to resume, run the listing again from its start\n`;
+  }
+  return `${program}: to resume after the last page written, run the same command with ${resume.flag} ${resume.value}\n`;
+}
+
 /** Where a command's base URL came from (the flag or the variable), and its value as the client normalised it. */
 export interface BaseUrlSource {
   readonly name: '--base-url' | 'SVC_BASE_URL';
@@ -120,6 +159,33 @@ function triedHost(err: SvcApiError): string {
 }
 
 /**
+ * A base URL that goes on past the API's own base (`.../api/v1`, `.../api/scim/v2`): every path of the API starts with
+ * what it ends with, so each request doubles it. A 404 then says so, once, instead of guessing from the status.
+ */
+function tooDeep(err: SvcApiError, program: string): string | undefined {
+  const source = baseUrls.get(err);
+  if (!source || err.code !== 'HTTP_ERROR' || err.status !== 404) return undefined;
+  const url = new URL(source.value);
+  const end = /.\/(v1|scim\/v2)$/i.exec(url.pathname);
+  // Without a path before it (`https://host/v1`), the base URL lacks its /api: baseUrlHint says so.
+  if (!end) return undefined;
+  const fixed = `${url.origin}${url.pathname.slice(0, end.index + 1)}`;
+  const set = source.name === 'SVC_BASE_URL' ? `SVC_BASE_URL=${fixed}` : `--base-url ${fixed}`;
+  const rid = err.requestId ? ` [request id ${err.requestId}]` : '';
+  return (
+    `${program}: ${err.method ?? 'GET'} ${(err.path ?? '').split('?')[0]} failed: HTTP 404${rid}: ${source.name} ` +
+    `${source.value} ends in /${end[1]}, where the API's own paths begin: the base URL ends before it. Try ${set}\n`
+  );
+}
+
+/** On a failure to resolve the host without a proxy set: most often a network that only a proxy leads out of. */
+function proxyHint(err: SvcApiError, env: Readonly<Record<string, string | undefined>>): string | undefined {
+  if (err.code !== 'NETWORK_ERROR' || !/\((ENOTFOUND|EAI_AGAIN)\)/.test(err.message)) return undefined;
+  if (PROXY_VARS.some((name) => env[name])) return undefined;
+  return 'behind a proxy? set HTTPS_PROXY (and NO_PROXY for hosts to reach directly); see docs/cli.md, "Proxies and certificates"';
+}
+
+/**
  * When the server itself says that the path does not exist, the base URL is the likely fault, whatever the
  * client guessed from the status: the line that leads, naming it as the user gave it.
  */
@@ -151,6 +217,18 @@ function exitCodeOf(err: SvcApiError): number {
 }
 
 /**
+ * Lets a Ctrl-C that came while stdout was blocked reach the signal before a failed write is judged: with stdout a
+ * pipe, Node writes synchronously, and the SIGINT handler runs only after the write has come back (EPIPE when the
+ * reader went away). One turn of the event loop polls the signal.
+ */
+export async function signalsDelivered(err: unknown): Promise<void> {
+  if (err instanceof OutputError) {
+    await new Promise((resolve) => setImmediate(resolve));
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+}
+
+/**
  * Says what went wrong on stderr and returns the exit code. `program` is the executable's name, the
  * prefix of every message: `svc-embed`, or a command run on its own (`svc-embed-tenant`).
  */
@@ -166,6 +244,11 @@ export function report(
     io.err(`${program}: ${err.message}\nRun "${usage} --help" for usage.\n`);
     return EXIT.usage;
   }
+  if (signal.aborted) {
+    // Also when stdout failed meanwhile: a reader that went away after Ctrl-C does not make the run a success.
+    io.err(`${io.live ? '\n' : ''}${program}: interrupted\n${resumeLine(err, program)}`);
+    return EXIT.interrupted;
+  }
   if (err instanceof OutputError) {
     // The reader went away (piped into head, for example): that is how pipes end, not a failure.
     if (err.code === 'EPIPE') return EXIT.ok;
@@ -178,15 +261,21 @@ export function report(
     io.err(`${program}: ${err.message}\n`);
     return EXIT.tooLarge;
   }
-  if (signal.aborted) {
-    io.err(`${io.live ? '\n' : ''}${program}: interrupted\n`);
-    return EXIT.interrupted;
-  }
   if (err instanceof SvcApiError) {
-    const hint = baseUrlHint(err) ?? command?.hint?.(err) ?? (err.status === 401 ? 'check SVC_API_TOKEN' : undefined);
+    const deep = tooDeep(err, program);
+    if (deep) {
+      io.err(`${deep}${resumeLine(err, program)}`);
+      return exitCodeOf(err);
+    }
+    const hint =
+      baseUrlHint(err) ??
+      command?.hint?.(err) ??
+      (err.status === 401 ? 'check SVC_API_TOKEN' : undefined) ??
+      proxyHint(err, io.env);
     const lead = noSuchEndpoint(err);
     io.err(
-      `${lead && `${program}: ${lead}`}${program}: ${err.message}${triedHost(err)}${hint ? `\nhint: ${hint}` : ''}\n`,
+      `${lead && `${program}: ${lead}`}${program}: ${err.message}${triedHost(err)}${hint ? `\nhint: ${hint}` : ''}\n` +
+        resumeLine(err, program),
     );
     return exitCodeOf(err);
   }

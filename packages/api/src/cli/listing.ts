@@ -5,12 +5,14 @@
  * the listing is incomplete (a JSON array is then left open, so that no parser takes a part for the
  * whole). The table needs every row to size its columns: it stops once the responses pass --max-bytes.
  */
-import type { PageProgress, ScimAuthScheme, SvcClient } from '../index.js';
+import { SvcApiError } from '../index.js';
+import type { ListingWarning, PageProgress, ScimAuthScheme, SvcClient } from '../index.js';
 import { PageItems } from '../items.js';
 import { UsageError, choiceFlag, integerFlag } from './args.js';
 import { baseUrlName, makeClient } from './client.js';
 import type { RunContext } from './command.js';
-import { EXIT, ListingTooLarge, asUsageError, withBaseUrl } from './errors.js';
+import { EXIT, ListingTooLarge, asUsageError, shellWord, withBaseUrl, withResume } from './errors.js';
+import type { Resume } from './errors.js';
 import { FORMATS, SLICE, jsonText, slices, streamed } from './format.js';
 import { collector } from './memory.js';
 import type { ListingFormats } from './format.js';
@@ -26,12 +28,33 @@ export interface ListingSpec<T> extends ListingFormats<T> {
   /** The client's parameter names as flags, for messages about them. */
   names: Readonly<Record<string, string>>;
   scimAuthScheme?: ScimAuthScheme | undefined;
+  /**
+   * How a stopped listing resumes: its flag, the position this run started from (undefined: the beginning), and the
+   * position after a page, from that page's progress (undefined: the page gives none).
+   */
+  resume: {
+    flag: Resume['flag'];
+    from: string | undefined;
+    after(p: PageProgress): string | undefined;
+  };
   /** Starts the iteration; may throw the client's TypeError/RangeError for a bad flag value. */
   iterate(
     client: SvcClient,
     onPage: (p: PageProgress) => void,
     signal: AbortSignal,
+    onWarning: (w: ListingWarning) => void,
   ): AsyncGenerator<T, void, undefined>;
+}
+
+/** Rejects with the signal's reason as soon as it aborts: a write that stdout holds up does not hold up Ctrl-C. */
+function unlessAborted(write: Promise<void>, signal: AbortSignal): Promise<void> {
+  if (signal.aborted) return Promise.reject(signal.reason as Error);
+  let stop: (() => void) | undefined;
+  const aborted = new Promise<never>((_, reject) => {
+    stop = () => reject(signal.reason as Error);
+    signal.addEventListener('abort', stop, { once: true });
+  });
+  return Promise.race([write, aborted]).finally(() => signal.removeEventListener('abort', stop!));
 }
 
 export async function runListing<T>(ctx: RunContext, spec: ListingSpec<T>): Promise<number> {
@@ -51,14 +74,19 @@ export async function runListing<T>(ctx: RunContext, spec: ListingSpec<T>): Prom
   });
   let received = 0;
   const collect = collector();
+  // The position after the page on its way to stdout, and after the last page written in full.
+  let arriving: string | undefined;
+  let written = spec.resume.from;
   const onPage = (p: PageProgress) => {
     received += p.bytes;
     collect.page(p.bytes);
     show.page(p);
+    arriving = spec.resume.after(p);
   };
+  const onWarning = (w: ListingWarning) => show.warning(w.message);
   let iterator: AsyncGenerator<T, void, undefined>;
   try {
-    iterator = spec.iterate(client, onPage, ctx.signal);
+    iterator = spec.iterate(client, onPage, ctx.signal, onWarning);
   } catch (err) {
     throw asUsageError(err, spec.names, spec.command);
   }
@@ -73,10 +101,10 @@ export async function runListing<T>(ctx: RunContext, spec: ListingSpec<T>): Prom
         for (const item of page) items.push(item);
       }
       count = items.length;
-      await ctx.io.out(spec.table(items));
+      await unlessAborted(ctx.io.out(spec.table(items)), ctx.signal);
     } else {
       const out = streamed(format, spec);
-      const put = (piece: string) => ctx.io.out(format === 'csv' ? piece : jsonText(piece));
+      const put = (piece: string) => unlessAborted(ctx.io.out(format === 'csv' ? piece : jsonText(piece)), ctx.signal);
       for await (const page of PageItems.pages(iterator)) {
         count += page.length;
         const text = out.page(page);
@@ -86,11 +114,16 @@ export async function runListing<T>(ctx: RunContext, spec: ListingSpec<T>): Prom
         } else {
           for (const piece of slices(text)) await put(piece);
         }
+        if (arriving !== undefined) written = arriving;
       }
       const end = out.end();
       if (end) await put(end);
     }
   } catch (err) {
+    // A listing that stopped where a rerun may go on says from where: not after a pagination error, which a rerun
+    // meets again, nor after a failed write, which may have left part of a page.
+    const resumable = ctx.signal.aborted || (err instanceof SvcApiError && err.code !== 'PAGINATION_ERROR');
+    if (resumable && written !== undefined) withResume(err, { flag: spec.resume.flag, value: shellWord(written) });
     // Reported with the base URL named as the user gave it: the hint then says which setting to change.
     throw withBaseUrl(err, { name: baseUrlName(ctx.flags), value: client.baseUrl });
   } finally {

@@ -13,7 +13,7 @@
 import { API_HELP, GLOBAL_FLAGS, UsageError, didYouMean, parseFlags } from './args.js';
 import type { Command } from './command.js';
 import { COMMANDS } from './commands/index.js';
-import { EXIT, EXIT_HELP, report } from './errors.js';
+import { EXIT, EXIT_HELP, report, signalsDelivered } from './errors.js';
 import type { Io } from './io.js';
 
 const MAIN_HELP = `Usage: svc-embed <command> [options]
@@ -112,6 +112,7 @@ export async function main(argv: readonly string[], io: Io, signal: AbortSignal)
     }
     return await runParsed(command, rest, io, signal, 'svc-embed');
   } catch (err) {
+    await signalsDelivered(err);
     return report(err, io, command, signal);
   }
 }
@@ -129,6 +130,7 @@ export async function runCommand(
   try {
     return await runParsed(command, argv, io, signal, command.name);
   } catch (err) {
+    await signalsDelivered(err);
     return report(err, io, command, signal, command.name);
   }
 }

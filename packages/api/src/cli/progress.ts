@@ -10,6 +10,8 @@ import type { Io } from './io.js';
 export interface Progress {
   page(this: void, p: PageProgress): void;
   retry(this: void, r: RetryInfo): void;
+  /** A listing that ended where the server's numbers say it should not have: printed even with --quiet. */
+  warning(this: void, message: string): void;
   done(this: void, count: number): void;
 }
 
@@ -32,6 +34,9 @@ export function progress(io: Io, quiet: boolean, noun: string): Progress {
       if (quiet) return;
       const why = (RETRY_CAUSE[r.code] ?? RETRY_CAUSE.NETWORK_ERROR)(r);
       io.err(`svc-embed: ${why} on ${r.path.split('?')[0]}, retry ${r.retry} in ${(r.delayMs / 1000).toFixed(1)} s\n`);
+    },
+    warning(message) {
+      io.err(`svc-embed: warning: ${message}\n`);
     },
     done(count) {
       if (quiet) return;

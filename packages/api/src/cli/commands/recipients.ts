@@ -1,7 +1,7 @@
 /** `svc-embed recipients`: every recipient of a notification (docs/api.md, "Recipients"; docs/cli.md, "Commands"). */
 import type { NotificationRecipient } from '../../index.js';
 import { RECIPIENT_FIELDS } from '../../validate.js';
-import { API_FLAGS, API_HELP, integerFlag } from '../args.js';
+import { API_FLAGS, API_HELP, UsageError, integerFlag } from '../args.js';
 import type { Command } from '../command.js';
 import { EXIT_HELP } from '../errors.js';
 import { csvCell, csvLine, toTable } from '../format.js';
@@ -57,7 +57,7 @@ function table(items: readonly NotificationRecipient[]): string {
 export const recipients: Command = {
   name: NAME,
   summary: 'list every recipient of a notification (GET /v1/deployments/{id}/notifications/{id}/recipients)',
-  help: `Usage: svc-embed recipients --deployment <id> --notification <id> [--first <n>] [--format table|json|ndjson|csv] [--base-url <url>] [...]
+  help: `Usage: svc-embed recipients --deployment <id> --notification <id> [--first <n>] [--after <cursor>] [--format table|json|ndjson|csv] [--base-url <url>] [...]
 
 Lists every recipient of a notification, following the pagination cursors. Needs an admin API key.
 
@@ -65,22 +65,34 @@ Options:
   --deployment <id>     numeric deployment id (required)
   --notification <id>   numeric notification id (required)
   --first <n>           page size, 1 to 200 (default: the server's, 100)
+  --after <cursor>      start after this cursor: what a stopped listing's last line gives, to resume it
 
 ${API_HELP}
 
 ${EXIT_HELP}
 `,
-  flags: { ...API_FLAGS, deployment: { type: 'string' }, notification: { type: 'string' }, first: { type: 'string' } },
+  flags: {
+    ...API_FLAGS,
+    deployment: { type: 'string' },
+    notification: { type: 'string' },
+    first: { type: 'string' },
+    after: { type: 'string' },
+  },
 
   async run(ctx) {
     const deploymentId = integerFlag(ctx.flags, 'deployment', true, NAME)!;
     const notificationId = integerFlag(ctx.flags, 'notification', true, NAME)!;
     const first = integerFlag(ctx.flags, 'first', false, NAME);
+    const after = ctx.flags.after;
+    if (after === '') throw new UsageError('--after must be a cursor: the one a stopped listing gave', NAME);
+    const from = typeof after === 'string' ? after : undefined;
     return runListing(ctx, {
       command: NAME,
       noun: 'recipients',
-      names: { deploymentId: '--deployment', notificationId: '--notification', first: '--first' },
-      iterate: (client, onPage, signal) => client.recipients({ deploymentId, notificationId, first, signal, onPage }),
+      names: { deploymentId: '--deployment', notificationId: '--notification', first: '--first', after: '--after' },
+      resume: { flag: '--after', from, after: (p) => p.endCursor ?? undefined },
+      iterate: (client, onPage, signal, onWarning) =>
+        client.recipients({ deploymentId, notificationId, first, after: from, signal, onPage, onWarning }),
       json: record,
       // Fresh objects of the checked fields, or the frozen copy of an unknown kind: plain objects of JSON data.
       jsonObjects: true,

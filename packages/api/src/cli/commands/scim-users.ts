@@ -37,23 +37,31 @@ function table(users: readonly ScimUser[]): string {
 export const scimUsers: Command = {
   name: NAME,
   summary: 'list every SCIM user (GET /scim/v2/Users)',
-  help: `Usage: svc-embed scim-users [--format table|json|ndjson|csv] [--auth-scheme Bearer|Api-Key] [--count <n>] [--base-url <url>]
+  help: `Usage: svc-embed scim-users [--format table|json|ndjson|csv] [--auth-scheme Bearer|Api-Key] [--count <n>] [--start-index <n>] [--base-url <url>]
 
 Lists every SCIM user, page after page. SVC_API_TOKEN holds the SCIM token.
 
 Options:
   --auth-scheme <s>   Bearer (default) or Api-Key, in any case
   --count <n>         page size, a positive integer (default: the server's)
+  --start-index <n>   the 1-based index to start at (default 1): what a stopped listing's last line gives, to resume it
 
 ${API_HELP}
 
 ${EXIT_HELP}
 `,
-  flags: { ...API_FLAGS, 'auth-scheme': { type: 'string' }, count: { type: 'string' } },
+  flags: {
+    ...API_FLAGS,
+    'auth-scheme': { type: 'string' },
+    count: { type: 'string' },
+    'start-index': { type: 'string' },
+  },
 
   async run(ctx) {
     const count = integerFlag(ctx.flags, 'count', false, NAME);
     if (count === 0) throw new UsageError('--count must be a positive integer', NAME);
+    const startIndex = integerFlag(ctx.flags, 'start-index', false, NAME);
+    if (startIndex === 0) throw new UsageError('--start-index must be a positive integer: the first user is 1', NAME);
     // Auth schemes are case-insensitive (RFC 9110, 11.1): any case is taken, and the canonical spelling is said.
     const scheme = choiceFlag(ctx.flags, 'auth-scheme', ['Bearer', 'Api-Key'] as const, undefined, NAME, true);
     if (scheme !== undefined && scheme !== ctx.flags['auth-scheme'] && !ctx.flags.quiet)
@@ -61,9 +69,15 @@ ${EXIT_HELP}
     return runListing(ctx, {
       command: NAME,
       noun: 'users',
-      names: { count: '--count', scimAuthScheme: '--auth-scheme' },
+      names: { count: '--count', scimAuthScheme: '--auth-scheme', startIndex: '--start-index' },
       scimAuthScheme: scheme,
-      iterate: (client, onPage, signal) => client.scim.users({ count, signal, onPage }),
+      resume: {
+        flag: '--start-index',
+        from: startIndex === undefined ? undefined : String(startIndex),
+        after: (p) => (p.nextStartIndex === undefined ? undefined : String(p.nextStartIndex)),
+      },
+      iterate: (client, onPage, signal, onWarning) =>
+        client.scim.users({ count, startIndex, signal, onPage, onWarning }),
       // The SCIM resources as received: JSON carries every attribute, not only the columns.
       json: (user) => user,
       columns: COLUMNS,

@@ -1,0 +1,16 @@
+#!/usr/bin/env node
+// The `svc-embed-tenant` executable as npm links it. The command itself is built (dist/bin.js), and npm links a
+// workspace's bins when it installs: a file that is there before any build gets linked in a fresh clone too.
+// Before the build, it says what to run instead of failing with a missing module.
+const built = new URL('../dist/bin.js', import.meta.url);
+try {
+  await import(built.href);
+} catch (err) {
+  const { existsSync } = await import('node:fs');
+  const { fileURLToPath } = await import('node:url');
+  if (existsSync(fileURLToPath(built))) throw err;
+  process.stderr.write(
+    'svc-embed-tenant: the command is not built yet: run "npm run build" at the root of the repository\n',
+  );
+  process.exitCode = 1;
+}
