@@ -45,7 +45,7 @@ import type { ReactiveElement } from '@lit/reactive-element';
  * | none | `ready` with a provider and a known expiry: the renewal time (or a retry's, if later) | `asking`: the provider (`ahead`), a call of this element's own |
  * | `asking` | a session | `behind`: its frame loads under the visible one, rendered but covered by it, and inert |
  * | `behind` | that frame says ready | `restoring`: the state, and a navigation to the visible frame's path, are sent to it |
- * | `restoring` | it shows the visible frame's path: it viewed that path (any path, when there is none) and, on the `dashboard` surface, then said `dashboard-loaded`; `app` and `chat` have no such event, and show it at the view (at ready, when there is no path) | `painting`: two animation frames of the host (none while the page is hidden) |
+ * | `restoring` | it shows the visible frame's path: it viewed that path (any path, when there is none) and, on the `dashboard` surface, then said `dashboard-loaded`; `app` and `chat` have no such event, and show it at the view (at ready, when there is no path) | `painting`: two animation frames of the host (none while the page is hidden), counted from the latest such event |
  * | `painting` | the frames passed, and it still shows the viewer's path | the swap, in one task: it becomes the visible frame, the old one goes, `svc-ready` fires; none |
  * | `restoring`, `painting` | the visible frame moved on | `restoring`, navigated again |
  * | `asking`, `behind`, `restoring`, `painting` | the provider fails, hangs or gives a bad session; no ready in the ready timeout; a fatal error | none: the hidden frame goes, `svc-session-renewal-failed`, a retry in 5 s, 10 s, 20 s … while the session lasts |
@@ -60,7 +60,7 @@ type Ready = SvcEventDetail<'svc:event:ready'>;
 
 /**
  * A renewal ahead of expiry: its session once there is one (its frame is `behind`), its ready, the path sent to it,
- * the path it last viewed, whether it reported `dashboard-loaded` since, and whether the swap waits for a paint.
+ * the path it last viewed, whether it reported `dashboard-loaded` since, and the swap that waits for a paint.
  */
 interface Ahead {
   answer?: NonNullable<Answer>;
@@ -68,7 +68,7 @@ interface Ahead {
   path?: string;
   seen?: string;
   loaded?: boolean;
-  painting?: boolean;
+  swap?: () => void;
 }
 
 /**
@@ -100,7 +100,7 @@ export const tag = '<svc-embed>';
 const RENEWAL_FAILED = 'session-renewal-failed';
 const NOT_RENEWED = `${tag}: the session could not be renewed`;
 // Without a provider, a spent session is loaded: some backends' sessions are reusable. When the embed refuses it:
-const REUSED = ` (${tag}: the session was loaded before; set sessionProvider for a new one per load)`;
+const REUSED = ` (${tag}: this session was loaded before: use a sessionProvider)`;
 
 /**
  * What identifies a resolved URL: the URL, the refusal's reason, or '' when there is nothing to load. The query is
@@ -215,15 +215,13 @@ export class EmbedSession {
   #failures = 0;
   /** When a failed renewal ahead may try again: the schedule never comes before it, however often it is derived. */
   #retryAt = 0;
-  /** Why the element is `renewing`, and whether it has asked the provider yet (a load asks once connected). */
-  #reason: SvcSessionReason = 'manual';
-  #asked?: boolean;
+  /** Why the element is `renewing`, until the provider is asked (a load asks once connected, and near the viewport). */
+  #reason?: SvcSessionReason;
   /** The session the next load takes was given for it (by the provider or `renewSession()`): loaded as given. */
   #given?: boolean;
-  /** The current frame's session, whether it had been loaded before, and the frame once it has loaded (spent it). */
+  /** The current frame's session, and whether a frame had loaded it before this one's load. */
   #session?: string | null;
   #reused?: boolean;
-  #spentFrame?: HTMLIFrameElement;
   /** When the current session began (a host change, its frame made, the swap), in epoch ms. */
   #loadedAt!: number;
 
@@ -281,13 +279,12 @@ export class EmbedSession {
   }
 
   /**
-   * The inputs of the schedule were written: `sessionExpiresAt` (`at`, which belongs to the host's session value of
-   * now, even when it is the value it had), or the provider. The schedule is derived from them again: a write that
-   * changes nothing moves nothing.
+   * `sessionExpiresAt` was written (perhaps with the value it had): it belongs to the host's session value of now.
+   * The schedule is derived again: a write that changes nothing moves nothing.
    */
-  expires(at?: { at?: number }): void {
-    if (at) this.#hostExpiry = { session: hostSession(this.#host), ...at };
-    this.#schedule();
+  expires(at: number | undefined): void {
+    this.#hostExpiry = { session: hostSession(this.#host), at };
+    this.schedule();
   }
 
   /** Lit's update: a pending URL is loaded; a new ready timeout applies to the running wait. */
@@ -320,7 +317,7 @@ export class EmbedSession {
     // again.
     if (this.frame && this.#shown === this.frame) {
       // A frame that had loaded loads its session again.
-      this.#reused ||= this.#spentFrame === this.frame;
+      this.#reused ||= spentIn(this.#host.ownerDocument).has(this.#session!);
       this.#spend();
       this.#to('loading');
     } else this.#arm();
@@ -370,7 +367,7 @@ export class EmbedSession {
     if (detail.type === 'svc:event:error' && detail.payload.fatal && frameWindow === this.frame?.contentWindow) {
       const { name = '', context = '', message } = detail.payload;
       const session = SESSION_ERROR.test(`${name} ${context}`);
-      if (typeof host.sessionProvider !== 'function' || !session) {
+      if (!this.#provider() || !session) {
         // The embed stopped: commands wait for a ready again.
         this.#to('error', {
           reason: 'embed-fatal-error',
@@ -384,6 +381,12 @@ export class EmbedSession {
         this.#renew(undefined, 'refused');
       }
     }
+  }
+
+  /** The host's provider, when it is one. */
+  #provider() {
+    const provider = this.#host.sessionProvider;
+    return typeof provider == 'function' ? provider : undefined;
   }
 
   /** The ready timeout in force: `readyTimeout` when it is whole milliseconds within setTimeout's range. */
@@ -431,7 +434,7 @@ export class EmbedSession {
     this.#cancel();
     if (state === 'ready') {
       this.#failures = this.#retryAt = 0;
-      this.#schedule();
+      this.schedule();
     }
     if (state === 'error') this.#error = new SvcEmbedError(detail.reason!, detail.message!);
     // `pending` settles no one: the update decides.
@@ -472,7 +475,8 @@ export class EmbedSession {
    */
   #gone() {
     this.#restore = this.#path ?? this.#restore;
-    if (typeof this.#host.sessionProvider != 'function' || this.#spentFrame !== this.frame) return;
+    // A frame in the shadow root of an element that was connected has loaded.
+    if (!this.#provider() || this.#shown !== this.frame) return;
     this.#shown!.remove();
     this.#shown = undefined;
     this.#renew(undefined, 'load');
@@ -481,10 +485,8 @@ export class EmbedSession {
 
   /** The current frame, once in the document, has loaded its session: it is spent, for every element of the document. */
   #spend() {
-    const frame = this.frame;
-    if (!frame || this.#shown !== frame || !this.#host.isConnected) return;
-    this.#spentFrame = frame;
-    if (this.#session) spentIn(this.#host.ownerDocument).add(this.#session);
+    const host = this.#host;
+    if (this.#session && this.#shown === this.frame && host.isConnected) spentIn(host.ownerDocument).add(this.#session);
   }
 
   /**
@@ -526,7 +528,7 @@ export class EmbedSession {
     // A provider gives each load a session of its own, unless this one was given for it.
     const session = new URL(result.url).searchParams.get('session');
     const reused = !!session && spentIn(this.#host.ownerDocument).has(session);
-    if (typeof this.#host.sessionProvider == 'function' && !this.#given && (!session || reused))
+    if (this.#provider() && !this.#given && (!session || reused))
       return this.#renew(undefined, 'load');
     this.#given = false;
     this.#session = session;
@@ -551,24 +553,24 @@ export class EmbedSession {
       this.#restore = this.#path ?? this.#restore;
       this.#end();
       this.#reason = reason;
-      this.#asked = false;
       this.#to('renewing', reason == 'load' ? {} : { reason: 'session-renewal' });
       // A status listener changed the URL: that wins.
       if ((this.#state as State) !== 'renewing') return;
+      if (session === undefined && reason != 'load') this.#ask();
     }
-    if (session !== undefined) return this.#apply({ session });
-    if (reason != 'load' && !this.#asked) this.#ask();
+    if (session !== undefined) this.#apply({ session });
   }
 
   /** Asks the provider; only the answer to the latest call, while the element still waits for it, counts. */
   #ask() {
-    const provider = this.#host.sessionProvider;
-    this.#asked = true;
+    const provider = this.#provider();
+    const reason = this.#reason!;
+    this.#reason = undefined;
     // The provider went while a load waited: the session at hand is loaded, as without one.
-    if (typeof provider != 'function') return this.#apply();
+    if (!provider) return this.#apply();
     const attempt = ++this.#attempt;
     const current = () => attempt === this.#attempt && this.#state === 'renewing';
-    provide(provider, this.#reason).then(
+    provide(provider, reason).then(
       (answer) => {
         if (!current()) return;
         if (answer) this.#apply(answer);
@@ -615,20 +617,16 @@ export class EmbedSession {
     this.#stopTimer();
     const host = this.#host;
     const state = this.#state;
-    const load = state === 'renewing' && this.#reason == 'load' && !this.#asked;
+    const load = state === 'renewing' && this.#reason == 'load';
     if (!host.isConnected || (state !== 'loading' && state !== 'renewing')) return;
     this.#loaded = false;
     const start = () => {
-      if (load) this.#ask();
+      if (this.#reason == 'load') this.#ask();
       this.#startTimer();
     };
     if (host.loading === 'lazy' && (state === 'loading' || load) && typeof IntersectionObserver === 'function') {
       this.#observer = new IntersectionObserver(
-        (entries) => {
-          if (!entries.some((e) => e.isIntersecting)) return;
-          this.#observer?.disconnect();
-          start();
-        },
+        (entries) => entries.some((e) => e.isIntersecting) && start(),
         { rootMargin: load ? '1250px' : '' },
       );
       this.#observer.observe(host);
@@ -670,12 +668,12 @@ export class EmbedSession {
    * attempt, not before its retry's time; and only while that is before expiry. Past expiry, the embed's fatal
    * session error renews as it always did. Derived from the inputs each time: deriving it again changes nothing.
    */
-  #schedule() {
+  schedule(): void {
     if (this.#ahead || this.#state !== 'ready') return;
     clearTimeout(this.#timer);
     const host = this.#host;
     const expiresAt = this.#expiresAt();
-    if (!host.isConnected || typeof host.sessionProvider != 'function' || !expiresAt) return;
+    if (!host.isConnected || !this.#provider() || !expiresAt) return;
     const loaded = this.#loadedAt;
     const at = Math.max(
       this.#retryAt,
@@ -685,7 +683,7 @@ export class EmbedSession {
     if (Math.max(at, Date.now()) >= expiresAt) return;
     // A timer fires at once past 2^31 - 1 ms: a longer wait is done in steps.
     this.#timer = setTimeout(
-      () => (Date.now() < at ? this.#schedule() : this.#renewAhead()),
+      () => (Date.now() < at ? this.schedule() : this.#renewAhead()),
       Math.min(at - Date.now(), MAX_TIMEOUT),
     );
   }
@@ -696,7 +694,7 @@ export class EmbedSession {
     const failed = (reason: SvcRenewalFailedReason) => () => this.#ahead === ahead && this.#failed(reason);
     const bound = (reason: SvcRenewalFailedReason) => (this.#timer = setTimeout(failed(reason), this.#bound()));
     bound('provider-timeout');
-    provide(this.#host.sessionProvider!, 'ahead').then((answer) => {
+    provide(this.#provider()!, 'ahead').then((answer) => {
       if (this.#ahead !== ahead) return;
       if (!answer) return failed('invalid-session')();
       ahead.answer = answer;
@@ -736,30 +734,22 @@ export class EmbedSession {
   }
 
   /**
-   * Whether the frame behind shows what the viewer sees: ready, with the state sent, on the viewer's path (any, when
-   * there is none to restore), and on the `dashboard` surface, its widgets rendered there.
-   */
-  #shows(ahead: Ahead) {
-    const path = this.#path && !pathProblem(this.#path) ? this.#path : undefined;
-    return (
-      !!ahead.ready && (!path || ahead.seen === path) && (ahead.ready.payload.surface !== 'dashboard' || !!ahead.loaded)
-    );
-  }
-
-  /**
-   * The swap, once the frame behind shows the viewer's place and the host has painted twice since: so has the frame
-   * behind, under the visible one.
+   * The swap, once the frame behind shows what the viewer sees and the host has painted twice since (so has the frame
+   * behind, under the visible one). It shows it when it is ready (with the state sent) and on the viewer's path (any,
+   * when there is none to restore), and on the `dashboard` surface, has its widgets rendered there.
    */
   #ripe() {
     const ahead = this.#ahead!;
-    if (ahead.painting || !this.#shows(ahead)) return;
-    ahead.painting = true;
+    const shows = () => {
+      const path = this.#path && !pathProblem(this.#path) ? this.#path : undefined;
+      return ahead.ready && (!path || ahead.seen === path) && (ahead.ready.payload.surface != 'dashboard' || ahead.loaded);
+    };
+    if (!shows()) return;
     const doc = this.#host.ownerDocument;
     const view = doc.defaultView;
-    const swap = () => {
-      ahead.painting = false;
-      if (this.#ahead === ahead && this.#shows(ahead)) this.#swap();
-    };
+    // Only the latest: the two frames count from the last event that made it show the viewer's place.
+    const swap = () => ahead.swap === swap && this.#ahead === ahead && shows() && this.#swap();
+    ahead.swap = swap;
     // A hidden page paints nothing, and its animation frames wait until it is shown: nobody sees this swap.
     if (!view || doc.hidden) swap();
     else view.requestAnimationFrame(() => view.requestAnimationFrame(swap));
@@ -790,10 +780,9 @@ export class EmbedSession {
     old.remove();
     this.#session = answer!.session;
     this.#reused = false;
-    this.#spentFrame = frame;
     this.#loadedAt = Date.now();
     this.#failures = this.#retryAt = 0;
-    this.#schedule();
+    this.schedule();
     this.#emit('svc-ready', ready!);
   }
 
@@ -803,7 +792,7 @@ export class EmbedSession {
     const attempt = ++this.#failures;
     this.#log('renewal failed', attempt, reason);
     this.#retryAt = Date.now() + 5000 * 2 ** (attempt - 1);
-    this.#schedule();
+    this.schedule();
     this.#emit('svc-session-renewal-failed', { attempt, reason, expiresAt: this.#expiresAt() });
   }
 

@@ -85,7 +85,9 @@ iframe{display:block;box-sizing:border-box;width:100%;height:100%;border:0}
     loading: {},
     debug: { type: Boolean, converter: flag },
     sessionProvider: { attribute: false },
-    sessionExpiresAt: { attribute: 'session-expires-at' },
+    // Every write counts, even of the value it has: it binds the expiry to the host's session of the next update, so
+    // a new session with an expiry equal to the last one's has that expiry, in whichever order the two were set.
+    sessionExpiresAt: { attribute: 'session-expires-at', hasChanged: () => true },
   };
 
   static {
@@ -93,21 +95,15 @@ iframe{display:block;box-sizing:border-box;width:100%;height:100%;border:0}
     // microtask later: where a message may go must change when the host changes the URL. So Lit's accessors of
     // those properties, once made, are wrapped.
     // `readyTimeout` is wrapped as well: null and undefined (a removed attribute, a prop a wrapper took away) mean
-    // the default, which the property then reads, as its type says. And `sessionExpiresAt`: every write of it, even
-    // of the value it has, binds it to the host's session of the next update (a new session with an expiry equal to
-    // the last one's has that expiry, in whichever order the two were set).
+    // the default, which the property then reads, as its type says.
     this.finalize();
-    for (const name of [...URL_KEYS, 'readyTimeout', 'sessionExpiresAt']) {
+    for (const name of [...URL_KEYS, 'readyTimeout']) {
       const lit = Object.getOwnPropertyDescriptor(this.prototype, name)!;
       Object.defineProperty(this.prototype, name, {
         ...lit,
         set(this: SvcEmbedElement, value: unknown) {
           if (name === 'readyTimeout') lit.set!.call(this, value ?? DEFAULT_TIMEOUT);
-          else if (name === 'sessionExpiresAt') {
-            lit.set!.call(this, value);
-            this.#expiryWritten = true;
-            this.requestUpdate();
-          } else {
+          else {
             lit.set!.call(this, value);
             this.#life.assigned();
           }
@@ -191,8 +187,6 @@ iframe{display:block;box-sizing:border-box;width:100%;height:100%;border:0}
 
   /** The session lifecycle: every transition, the frames and the renewal ahead of expiry (session.ts). */
   readonly #life: EmbedSession = new EmbedSession(this, (status, message) => this.#show(status, message));
-  /** `sessionExpiresAt` was written since the last update (perhaps with the value it had). */
-  #expiryWritten?: boolean;
   /** The window whose `message` events this element listens to while connected. */
   #listening?: Window | null;
   /** The document whose realm made the shadow root's style sheet; Lit's own is this module's. */
@@ -332,14 +326,12 @@ iframe{display:block;box-sizing:border-box;width:100%;height:100%;border:0}
       console.warn(
         `${tag}: ignoring ready-timeout: must be whole milliseconds from 0 to ${MAX_TIMEOUT}; using ${DEFAULT_TIMEOUT}`,
       );
-    // An expiry written again is bound again, and warned of only when it changed.
-    if (this.#expiryWritten || changed.has('sessionProvider'))
+    // An expiry written again is bound again (to the host's session of now), and warned of only when it changed.
+    if (changed.has('sessionExpiresAt'))
       life.expires(
-        this.#expiryWritten
-          ? { at: expiryOf(this.sessionExpiresAt, changed.has('sessionExpiresAt') && 'session-expires-at') }
-          : undefined,
+        expiryOf(this.sessionExpiresAt, changed.get('sessionExpiresAt') !== this.sessionExpiresAt && 'session-expires-at'),
       );
-    this.#expiryWritten = false;
+    else if (changed.has('sessionProvider')) life.schedule();
     life.update(timeout);
   }
 
