@@ -5,11 +5,10 @@ import { attachLog, openPage } from './events.js';
 
 const $ = (id) => document.getElementById(id);
 const panes = [
-  { side: 'left', tenant: 'acme', session: 'demo-acme', theme: { primaryColor: '#4f46e5', borderRadius: 12 } },
+  { side: 'left', tenant: 'acme', theme: { primaryColor: '#4f46e5', borderRadius: 12 } },
   {
     side: 'right',
     tenant: 'globex',
-    session: 'demo-globex',
     theme: { primaryColor: '#0d9488', borderRadius: 4, font: "Georgia, 'Times New Roman', serif" },
   },
 ];
@@ -37,9 +36,14 @@ async function main() {
     const embed = $(pane.side);
     attachLog(embed, { list: $(`log-${pane.side}`), stateEl: $(`state-${pane.side}`), max: 60 });
     embed.theme = pane.theme;
-    const url = new URL('/embed/dashboard/sales-overview', tenantOrigin);
-    url.searchParams.set('session', pane.session);
-    embed.setAttribute('src', url.href);
+    // No session in the URL: the element asks its provider when a frame is about to load, and this page's backend
+    // mints a single-use session of the pane's embed tenant for that frame.
+    embed.sessionProvider = async () => {
+      const res = await fetch(`/session?tenant=${pane.tenant}`);
+      if (!res.ok) throw new Error(`GET /session answered ${res.status}`);
+      return (await res.json()).session;
+    };
+    embed.setAttribute('src', new URL('/embed/dashboard/sales-overview', tenantOrigin).href);
     // Whatever changes the element's attributes, the label follows.
     new MutationObserver(() => label(pane)).observe(embed, {
       attributes: true,

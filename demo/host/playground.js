@@ -74,8 +74,8 @@ let form = 'src';
 /** The running scenario: 'origin', 'expiring', 'loading' or none. */
 let scenario;
 /** The session of the "expiring" scenario and its expiry (ISO 8601, as the tenant gives it). */
-let scenarioSession;
-let scenarioExpiresAt;
+/** Whether the scenario's first frame has said ready. */
+let scenarioLoaded = false;
 /** How many sessions the "expiring" scenario has swapped in ahead of expiry. */
 let swaps = 0;
 /** The session the element renewed to, since this page last set the URL, and its expiry (epoch ms). */
@@ -106,7 +106,8 @@ const tenantName = () => /^demo-([a-z0-9]+)/.exec($('session').value)?.[1] ?? 'a
 // ---- the embed URL, in either form
 
 function sessionValue() {
-  return scenario === 'expiring' ? scenarioSession : $('session').value;
+  // The scenario gives the element no session: its provider mints one for each frame, as the service requires.
+  return scenario === 'expiring' ? '' : $('session').value;
 }
 
 function buildSrc() {
@@ -127,8 +128,8 @@ function setUrl() {
   const [, publicId] = surface.split(':');
   renewedSession = undefined;
   for (const name of ['src', 'tenant-origin', 'public-id', 'session']) embed.removeAttribute(name);
-  // The expiry belongs to this page's session value: the element renews ahead of it with the provider.
-  embed.sessionExpiresAt = scenario === 'expiring' ? scenarioExpiresAt : null;
+  // The provider's answers carry their expiry: this page's own session has none to give.
+  embed.sessionExpiresAt = null;
   if (form === 'parts') {
     embed.setAttribute('tenant-origin', config.tenantOrigin);
     embed.setAttribute('public-id', publicId);
@@ -178,11 +179,11 @@ async function mintSession({ ttl } = {}) {
   return res.json();
 }
 
-async function provider() {
+async function provider({ reason }) {
   // In the scenario, every session lasts 20 s, and the provider says when it ends: the element renews ahead of it.
   const ttl = scenario === 'expiring' ? 20 : undefined;
   log.note(
-    `sessionProvider called: GET /session?tenant=${tenantName()}${ttl ? `&ttl=${ttl}` : ''} mints a fresh session`,
+    `sessionProvider called (${reason}): GET /session?tenant=${tenantName()}${ttl ? `&ttl=${ttl}` : ''} mints a fresh session`,
   );
   const { session, expiresAt } = await mintSession({ ttl });
   renewedSession = session;
@@ -381,18 +382,19 @@ async function wrongOrigin() {
 async function expiring() {
   setScenario(
     'expiring',
-    'Sessions of 20 s whose expiry the element knows. 5 s before each ends, it asks the session provider for the next ' +
-      'one, loads it in a hidden frame behind this one with the filter and the scheme, navigates it to the page the ' +
-      'viewer is on, and swaps when it shows it: no overlay, no flash. The log shows each swap.',
+    'Sessions of 20 s, single-use, minted for each frame by the session provider, which says when each ends. 5 s ' +
+      'before one ends, the element asks for the next, loads it in a frame under this one with the filter and the ' +
+      'scheme, navigates it to the page the viewer is on, and swaps once it has rendered it: no overlay, no flash. ' +
+      'The log shows each swap.',
   );
   setSurface('dashboard:sales-overview');
   setTimeoutControl('');
   useProvider(true);
   swaps = 0;
+  scenarioLoaded = false;
   log.note(
-    'Scenario "Session expiring in 20 s": GET /session?ttl=20 mints the first session; sessionExpiresAt and sessionProvider are set',
+    'Scenario "Session expiring in 20 s": no session in the URL; the sessionProvider mints one for each frame (GET /session?ttl=20)',
   );
-  ({ session: scenarioSession, expiresAt: scenarioExpiresAt } = await mintSession({ ttl: 20 }));
   await load();
   await embed.whenReady();
   log.note('whenReady() resolved: now the dark scheme, a filter and navigate("/details"): the viewer\'s place to keep');
@@ -563,8 +565,11 @@ async function main() {
   embed.addEventListener('svc-status', (e) => onStatus(e.detail));
   embed.addEventListener('svc-ready', () => {
     if (scenario !== 'expiring') return;
-    const session = new URL(embed.shadowRoot.querySelector('iframe').src).searchParams.get('session');
-    if (session === scenarioSession) return startCountdown(Date.parse(scenarioExpiresAt));
+    // The first ready is the load's; each later one without a status change is a swap.
+    if (!scenarioLoaded) {
+      scenarioLoaded = true;
+      return startCountdown(renewedExpiresAt);
+    }
     swaps++;
     log.note(
       `Renewed ahead of expiry (${swaps}): the new session's frame, loaded behind this one and on the viewer's page, took its place; status stayed ready`,

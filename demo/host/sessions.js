@@ -1,5 +1,5 @@
-// Four embeds of one tenant sharing one session provider: each renews ahead of expiry behind its visible frame,
-// and renewals of one provider and one tenant origin share one provider call.
+// Four embeds of one tenant, each with a session provider of its own: the service's sessions are single-use, so each
+// frame loads a session minted for it (at load, and at each renewal ahead of expiry, behind its visible frame).
 import { openPage, statusText } from './events.js';
 
 const $ = (id) => document.getElementById(id);
@@ -33,16 +33,20 @@ async function mint() {
   const res = await fetch(`/session?tenant=acme&ttl=${TTL}`);
   if (!res.ok) throw new Error(`GET /session answered ${res.status}`);
   const { session, expiresAt: at } = await res.json();
-  expiresAt = Date.parse(at);
+  expiresAt = Math.max(expiresAt, Date.parse(at));
   return { session, expiresAt: at };
 }
 
-/** The one provider of all four elements. */
-async function provider() {
-  calls++;
-  $('calls').textContent = String(calls);
-  note(`sessionProvider called (call ${calls}): GET /session?tenant=acme&ttl=${TTL}`);
-  return mint();
+/** The provider of one element: a session minted for each of its frames. Shows the end of the session it gave. */
+function providerFor(title, shown) {
+  return async ({ reason }) => {
+    calls++;
+    $('calls').textContent = String(calls);
+    note(`${title}: sessionProvider called (${reason}): GET /session?tenant=acme&ttl=${TTL}`);
+    const answer = await mint();
+    shown.textContent = `session …${answer.session.slice(-6)}`;
+    return answer;
+  };
 }
 
 function tick() {
@@ -55,18 +59,13 @@ async function main() {
   if (!config) return;
   const { tenantOrigin } = config;
   $('ttl').textContent = String(TTL);
-  // The first session, for all four: one call of this page's own at start.
-  const first = await mint();
-  note(`GET /session?tenant=acme&ttl=${TTL} minted the first session, for all four`);
+  // No session in the URL: each element asks its provider when its frame is about to load.
   for (const [i, [board, path]] of BOARDS.entries()) {
     const embed = $(`embed-${i + 1}`);
     const state = $(`state-${i + 1}`);
     const { title } = embed;
-    const url = new URL(`/embed/dashboard/${board}`, tenantOrigin);
-    url.searchParams.set('session', first.session);
-    embed.sessionProvider = provider;
-    embed.sessionExpiresAt = first.expiresAt;
-    embed.setAttribute('src', url.href);
+    embed.sessionProvider = providerFor(title, $(`session-${i + 1}`));
+    embed.setAttribute('src', new URL(`/embed/dashboard/${board}`, tenantOrigin).href);
     let ready = false;
     embed.addEventListener('svc-status', (e) => {
       state.dataset.state = e.detail.status;

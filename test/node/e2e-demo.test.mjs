@@ -920,25 +920,36 @@ function suite(engine, launch) {
   });
 
   describe('four dashboards page', () => {
-    test('four embeds sharing a provider ask it once per expiry, and swap behind their visible frames', async () => {
+    test('four embeds, each with a provider of its own: four single-use sessions at load, four calls per expiry, and swaps behind their visible frames', async () => {
       await withPage('/sessions', async (p) => {
         for (const id of ['embed-1', 'embed-2', 'embed-3', 'embed-4'])
           await waitEvent('svc-ready', { p, where: (_, e) => e.id === id });
+        const sessionsOf = () =>
+          p.$$eval('svc-embed', (els) =>
+            els.map((e) => new URL(e.shadowRoot.querySelector('iframe').src).searchParams.get('session')),
+          );
+        const first = await sessionsOf();
+        assert.equal(new Set(first).size, 4);
+        for (const session of first) assert.match(session, /^demo-acme-exp[0-9]{13}-/);
+        // Each frame's session is on view, by its end.
+        const shown = await p.$$eval('[id^="session-"]', (els) => els.map((e) => e.textContent));
+        assert.deepEqual(
+          shown,
+          first.map((s) => `session …${s.slice(-6)}`),
+        );
         const since = await mark(p);
-        // One expiry: four swaps, one provider call.
+        // One expiry: four swaps, four provider calls (eight with those of the first loads).
         for (const id of ['embed-1', 'embed-2', 'embed-3', 'embed-4'])
           await waitEvent('svc-ready', { p, since, timeout: MINUTE, where: (_, e) => e.id === id });
-        assert.equal(await p.$eval('#calls', (e) => e.textContent), '1');
+        assert.equal(await p.$eval('#calls', (e) => e.textContent), '8');
         assert.equal(await p.$eval('#swaps', (e) => e.textContent), '4');
         assert.equal(await p.$eval('#statuses', (e) => e.textContent), '0');
         assert.deepEqual(
           (await eventsSince(since, p)).filter((e) => e.name === 'svc-status'),
           [],
         );
-        const frames = await p.$$eval('svc-embed', (els) =>
-          els.map((e) => new URL(e.shadowRoot.querySelector('iframe').src).searchParams.get('session')),
-        );
-        assert.equal(new Set(frames).size, 1);
+        const next = await sessionsOf();
+        assert.equal(new Set([...first, ...next]).size, 8);
       });
     });
   });
@@ -1175,11 +1186,12 @@ function suite(engine, launch) {
           );
           assert.equal(await p.$eval('#embed', (e) => e.shadowRoot.querySelectorAll('iframe').length), 1);
         }
-        // Two sessions minted by the tenant, neither the one the page set; the host's src still names the first.
+        // Two sessions minted by the tenant for the two new frames; the host's src names none: the provider gave the
+        // first frame its session too.
         const original = await p.$eval('#embed', (e) => new URL(e.src).searchParams.get('session'));
         assert.equal(sessions.size, 2);
-        for (const session of [...sessions, original]) assert.match(session, /^demo-acme-exp[0-9]{13}-/);
-        assert.ok(!sessions.has(original));
+        for (const session of sessions) assert.match(session, /^demo-acme-exp[0-9]{13}-/);
+        assert.equal(original, null);
         // Since the first ready, the viewer saw no status change and no fatal error.
         const after = (await eventsSince(ready, p)).filter(
           (e) => e.name === 'svc-status' || (e.name === 'svc-error' && e.detail.payload.fatal),
