@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { brotliCompressSync, gzipSync, constants } from 'node:zlib';
 import bundles from '../rollup.config.mjs';
 
-const BUDGET = 10500;
+const BUDGET = 10900;
 let over = false;
 for (const { input, output } of bundles) {
   const code = readFileSync(new URL(`../${output.file}`, import.meta.url));

@@ -39,11 +39,12 @@ import type { SvcEmbedElement } from './svc-embed.js';
  * | ahead | on | to |
  * |---|---|---|
  * | none | `ready` with a provider and a known expiry: the renewal time (or a retry's) | `asking`: the provider (one call shared by the elements of one provider and origin) |
- * | `asking` | a session | `behind`: its frame loads behind the visible one, hidden and inert |
+ * | `asking` | a session | `behind`: its frame loads under the visible one, rendered but covered by it, and inert |
  * | `behind` | that frame says ready | `restoring`: the state, and a navigation to the visible frame's path, are sent to it |
- * | `behind`, `restoring` | it views the visible frame's path (at its ready, when there is none) | the swap, in one task: it becomes the visible frame, the old one goes, `svc-ready` fires; none |
- * | `restoring` | the visible frame moved on | `restoring`, navigated again |
- * | `asking`, `behind`, `restoring` | the provider fails, hangs or gives a bad session; no ready in the ready timeout; a fatal error | none: the hidden frame goes, `svc-session-renewal-failed`, a retry in 5 s, 10 s, 20 s … while the session lasts |
+ * | `restoring` | it shows the visible frame's path: it viewed that path (any path, when there is none) and, on the `dashboard` surface, then said `dashboard-loaded`; `app` and `chat` have no such event, and show it at the view (at ready, when there is no path) | `painting`: two animation frames of the host (none while the page is hidden) |
+ * | `painting` | the frames passed, and it still shows the viewer's path | the swap, in one task: it becomes the visible frame, the old one goes, `svc-ready` fires; none |
+ * | `restoring`, `painting` | the visible frame moved on | `restoring`, navigated again |
+ * | `asking`, `behind`, `restoring`, `painting` | the provider fails, hangs or gives a bad session; no ready in the ready timeout; a fatal error | none: the hidden frame goes, `svc-session-renewal-failed`, a retry in 5 s, 10 s, 20 s … while the session lasts |
  * | any | leaving `ready` (a host change, disconnection, `renewSession()`, a fatal error) | none, with no schedule |
  *
  * A move with `moveBefore()` (in Chromium) is none of these: the frame lives on.
@@ -53,12 +54,18 @@ type StateKey = 'theme' | 'colorScheme' | 'locale' | 'filter';
 type Detail = Omit<SvcStatusDetail, 'status' | 'previous'>;
 type Ready = SvcEventDetail<'svc:event:ready'>;
 
-/** A renewal ahead of expiry: its session once there is one (its frame is `behind`), its ready, and the path sent. */
+/**
+ * A renewal ahead of expiry: its session once there is one (its frame is `behind`), its ready, the path sent to it,
+ * the path it last viewed, whether it reported `dashboard-loaded` since, and whether the swap waits for a paint.
+ */
 interface Ahead {
   call?: Call;
   answer?: NonNullable<Answer>;
   ready?: Ready;
   path?: string;
+  seen?: string;
+  loaded?: boolean;
+  painting?: boolean;
 }
 
 /**
@@ -644,8 +651,9 @@ export class EmbedSession {
       ahead.answer = answer;
       // The host's URL, which is valid while ready, with the new session: same origin.
       const frame = (this.behind = this.#make((resolveEmbedUrl(this.#host, answer.session) as { url: string }).url));
-      // Behind the visible frame, at its size: invisible and inert, so out of the focus order and the accessibility
-      // tree (the element's style sheet hides an inert frame).
+      // Under the visible frame, at its size (the element's style sheet places an inert frame), and inert: out of
+      // the focus order and the accessibility tree. Never hidden: a frame that is not rendered is not painted (and
+      // browsers throttle it), so at the swap the viewer would see its first paint.
       frame.inert = true;
       this.#host.renderRoot.append(frame);
       clearTimeout(this.#timer);
@@ -658,18 +666,51 @@ export class EmbedSession {
     return this.timeout() || DEFAULT_TIMEOUT;
   }
 
-  /** An event of the frame behind: its ready, then its view of the viewer's path, lead to the swap. Never dispatched. */
+  /** An event of the frame behind: its ready, its view of the viewer's path and its loaded dashboard lead to the swap. */
   #behindEvent(detail: AnyEventDetail) {
     const ahead = this.#ahead!;
     const { type } = detail;
     if (type === 'svc:event:ready') {
       ahead.ready = detail;
       this.#flush(this.behind);
-      // No path to restore (or one that cannot be sent, which #flush would not send either): the swap, at ready.
-      if (!this.#path || pathProblem(this.#path)) return this.#swap();
       this.#follow();
-    } else if (type === 'svc:event:error' && detail.payload.fatal) this.#failed('embed-fatal-error');
-    else if (ahead.ready && type === 'svc:event:view' && detail.payload.path === this.#path) this.#swap();
+    } else if (type === 'svc:event:error' && detail.payload.fatal) return this.#failed('embed-fatal-error');
+    else if (!ahead.ready) return;
+    else if (type === 'svc:event:view') {
+      ahead.seen = detail.payload.path;
+      ahead.loaded = false;
+    } else if (type === 'svc:event:dashboard-loaded') ahead.loaded = ahead.seen !== undefined;
+    this.#ripe();
+  }
+
+  /**
+   * Whether the frame behind shows what the viewer sees: ready, with the state sent, on the viewer's path (any, when
+   * there is none to restore), and on the `dashboard` surface, its widgets rendered there.
+   */
+  #shows(ahead: Ahead) {
+    const path = this.#path && !pathProblem(this.#path) ? this.#path : undefined;
+    return (
+      !!ahead.ready && (!path || ahead.seen === path) && (ahead.ready.payload.surface !== 'dashboard' || !!ahead.loaded)
+    );
+  }
+
+  /**
+   * The swap, once the frame behind shows the viewer's place and the host has painted twice since: so has the frame
+   * behind, under the visible one.
+   */
+  #ripe() {
+    const ahead = this.#ahead!;
+    if (ahead.painting || !this.#shows(ahead)) return;
+    ahead.painting = true;
+    const doc = this.#host.ownerDocument;
+    const view = doc.defaultView;
+    const swap = () => {
+      ahead.painting = false;
+      if (this.#ahead === ahead && this.#shows(ahead)) this.#swap();
+    };
+    // A hidden page paints nothing, and its animation frames wait until it is shown: nobody sees this swap.
+    if (!view || doc.hidden) swap();
+    else view.requestAnimationFrame(() => view.requestAnimationFrame(swap));
   }
 
   /** Navigates the frame behind, once it is ready, to the visible frame's path, unless it was sent there already. */

@@ -48,13 +48,14 @@ const URL_KEYS: PropertyKey[] = ['src', 'tenantOrigin', 'publicId', 'session', '
  * @cssstate error - A refused configuration, a ready timeout, a fatal embed error or a failed renewal.
  */
 export class SvcEmbedElement extends ReactiveElement {
-  // Kept terse: these bytes ship in every bundle.
+  // Kept terse: these bytes ship in every bundle. A renewal's frame (inert) is rendered under the visible one, at its
+  // size, within the element's own stacking context: a frame that is not rendered is not painted.
   static override styles =
-    unsafeCSS(`:host{display:block;position:relative;height:600px}:host([hidden]),[hidden]{display:none!important}
+    unsafeCSS(`:host{display:block;position:relative;isolation:isolate;height:600px}:host([hidden]),[hidden]{display:none!important}
 iframe{display:block;box-sizing:border-box;width:100%;height:100%;border:0}
 [part=loading],[part=error]{position:absolute;inset:0;display:flex;align-items:center;justify-content:center}
 [part=error]{padding:1em;text-align:center;background:#f4f4f5;color:#3f3f46}
-[inert]{position:absolute;inset:0;visibility:hidden}`);
+[inert]{position:absolute;inset:0;z-index:-1}`);
 
   static override properties = {
     src: {},

@@ -314,17 +314,24 @@ export function renewAhead(el: SvcEmbedElement, payload: Partial<ReadyPayload> =
     const play = async (frame: HTMLIFrameElement) => {
       const post = await framePoster(frame);
       const origin = el.ownerDocument.defaultView!.location.origin;
+      const ready = { ...READY_DEFAULTS, ...payload };
+      const { surface } = ready;
       const send = <T extends EventType>(type: T, body: EventPayloadMap[T]) =>
-        post(buildEvent(type, 'dashboard', body), origin);
-      // The element navigates the frame behind to the viewer's path: the embed reports its view there.
+        post(buildEvent(type, surface, body), origin);
+      // As the service's embed does: a view of each path it shows (its start, then where the element navigates it),
+      // and on a dashboard, its widgets rendered there, which the element waits for before the swap.
+      const show = (path: string) => {
+        send('svc:event:view', { surface, path });
+        if (surface === 'dashboard') send('svc:event:dashboard-loaded', {});
+      };
       const listener = (e: MessageEvent) => {
         const data = e.data as { type?: unknown; payload?: { path?: unknown } } | null;
-        if (data?.type === 'svc:action:navigate' && typeof data.payload?.path === 'string')
-          send('svc:event:view', { surface: 'dashboard', path: data.payload.path });
+        if (data?.type === 'svc:action:navigate' && typeof data.payload?.path === 'string') show(data.payload.path);
       };
       listening = { win: frame.contentWindow!, listener };
       listening.win.addEventListener('message', listener);
-      send('svc:event:ready', { ...READY_DEFAULTS, ...payload });
+      send('svc:event:ready', ready);
+      show('/');
     };
     el.addEventListener('svc-session-renewal-failed', onFailed, true);
     el.addEventListener('svc-status', onStatus, true);

@@ -269,9 +269,9 @@ async function until(done: () => boolean, ms = 1500) {
 
 // A renewal ahead of expiry, driven to one of its ends. The embed says ready if it has not; the session in view gets
 // an expiry 5.2 s away unless it has one (the host's `sessionExpiresAt`, or a provider's `expiresAt`), so that the
-// renewal is due at once; the provider answers, and the frame loading behind says ready and views the viewer's path
-// (the swap), stays silent (its ready timeout), or reports a fatal error. Each may also be cut short by the element's
-// own bounds (the ready timeout of this test is short).
+// renewal is due at once; the provider answers, and the frame loading behind says ready, views the viewer's path and
+// renders its dashboard there (the swap), stays silent (its ready timeout), or reports a fatal error. Each may also be
+// cut short by the element's own bounds (the ready timeout of this test is short).
 const aheadRenewal = (end: 'swap' | 'silent' | 'fatal') =>
   command(
     `renewal ahead: ${end}`,
@@ -305,9 +305,9 @@ const aheadRenewal = (end: 'swap' | 'silent' | 'fatal') =>
         );
       else {
         await within(peerReady(win, origin));
-        await within(
-          peerPost(win, [envelope('svc:event:view', { surface: 'dashboard', path: `/g${m.gen}/viewed` })], origin),
-        );
+        // A dashboard: its view of the path, then its widgets rendered there (the swap waits for both).
+        const view = envelope('svc:event:view', { surface: 'dashboard', path: `/g${m.gen}/viewed` });
+        await within(peerPost(win, [view, envelope('svc:event:dashboard-loaded', {})], origin));
       }
     },
   );

@@ -12,6 +12,7 @@ import {
   peerLoaded,
   peerPost,
   peerReady,
+  peerReport,
   peerUrl,
   tenant as peer,
 } from './helpers.js';
@@ -42,6 +43,28 @@ async function swapped(el: SvcEmbedElement, win: Window | null) {
     await oneSvcEvent(el, 'svc-ready');
     if (frameOf(el)!.contentWindow !== win) return frameOf(el)!.contentWindow!;
   }
+}
+
+/** The frame loading behind the visible one during a renewal ahead of expiry, once there is one. */
+const behindOf = (el: SvcEmbedElement) => frames(el).find((f) => f.inert);
+
+/** What a dashboard embed reports once it shows `path`: its view, then its widgets rendered. */
+const shows = (path = '/', surface = 'dashboard') => [
+  envelope('svc:event:view', { surface, path }, surface),
+  ...(surface === 'dashboard' ? [envelope('svc:event:dashboard-loaded', {})] : []),
+];
+
+/**
+ * The frame behind is rendered (browsers skip painting a frame that is hidden, transparent or of no size), at the
+ * visible frame's size and place, and stacked under it. That nothing of it shows is measured in pixels by
+ * test/node/renewal-pixels.test.mjs.
+ */
+function expectRenderedUnder(el: SvcEmbedElement, behind: HTMLIFrameElement) {
+  const style = getComputedStyle(behind);
+  expect([behind.inert, style.visibility, style.display, style.opacity]).to.deep.equal([true, 'visible', 'block', '1']);
+  expect(Number(style.zIndex)).to.be.below(0);
+  const box = (f: HTMLIFrameElement) => JSON.stringify(f.getBoundingClientRect());
+  expect(box(behind)).to.equal(box(frameOf(el)!));
 }
 
 /** Records what must never happen on screen during a renewal ahead: svc-status, a fatal svc-error. */
@@ -153,11 +176,11 @@ describe('renewal ahead of expiry', () => {
     const MINUTE = 60_000;
 
     /** An element on the peer, ready, whose host session expires in 10 minutes: its renewal falls at 9 minutes. */
-    async function onPeer(provider: () => Promise<SvcSessionAnswer | string>) {
+    async function onPeer(provider: () => Promise<SvcSessionAnswer | string>, surface = 'dashboard') {
       const clock = sinon.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'], shouldAdvanceTime: true });
       const el = document.createElement('svc-embed');
       el.sessionProvider = provider;
-      el.src = peerUrl(peer, 'dashboard', '&session=host-session-1');
+      el.src = peerUrl(peer, surface, '&session=host-session-1');
       el.sessionExpiresAt = new Date(Date.now() + 10 * MINUTE);
       const ready = oneSvcEvent(el, 'svc-ready');
       document.body.append(el);
@@ -167,13 +190,21 @@ describe('renewal ahead of expiry', () => {
       return { el, clock, failures, seen: watch(el), win: frameOf(el)!.contentWindow };
     }
 
+    /** Once the frame behind has said ready (by itself, on the peer), it reports that it shows the dashboard. */
+    async function showBehind(el: SvcEmbedElement, clock: sinon.SinonFakeTimers) {
+      while (!behindOf(el) || !saidReady.has(behindOf(el)!.contentWindow!)) await clock.tickAsync(20);
+      await peerPost(behindOf(el)!.contentWindow!, shows());
+    }
+
     it('an answer is never taken by a session the host set after it was asked for; an expiry already past schedules nothing', async () => {
       let calls = 0;
       const { el, clock, failures, win } = await onPeer(() =>
         Promise.resolve({ session: `renewed-${++calls}`, expiresAt: Date.now() + 30 * MINUTE }),
       );
       await clock.tickAsync(9 * MINUTE + 100);
-      const first = await swapped(el, win);
+      let swap = swapped(el, win);
+      await showBehind(el, clock);
+      const first = await swap;
       expect([calls, sessionOf(el)]).to.deep.equal([1, 'renewed-1']);
       // The host signs in someone else: its own session, expiring before the answer above.
       const ready = oneSvcEvent(el, 'svc-ready');
@@ -181,7 +212,9 @@ describe('renewal ahead of expiry', () => {
       el.sessionExpiresAt = Date.now() + 10 * MINUTE;
       await ready;
       await clock.tickAsync(9 * MINUTE + 100);
-      await swapped(el, first);
+      swap = swapped(el, first);
+      await showBehind(el, clock);
+      await swap;
       expect([calls, sessionOf(el)]).to.deep.equal([2, 'renewed-2']);
       // An expiry already past (such as one in seconds, read as milliseconds): nothing is scheduled, nothing fails.
       el.src = peerUrl(peer, 'dashboard', '&session=host-session-3');
@@ -211,6 +244,7 @@ describe('renewal ahead of expiry', () => {
       expect([el.status, frameOf(el)!.contentWindow === win, frames(el).length]).to.deep.equal(['ready', true, 1]);
       const swap = swapped(el, win);
       await clock.tickAsync(5000);
+      await showBehind(el, clock);
       await swap;
       expect([calls, failures.length, sessionOf(el), el.status]).to.deep.equal([2, 1, 'renewed-ahead-2', 'ready']);
       expect(seen).to.deep.equal([]);
@@ -245,6 +279,65 @@ describe('renewal ahead of expiry', () => {
       expect(failures.length).to.be.at.least(3);
     });
 
+    it("on a dashboard, the swap waits for the frame behind to render the viewer's path; a viewer who moves on sends it there again", async () => {
+      const { el, clock, failures, seen, win } = await onPeer(() => Promise.resolve('renewed-dashboard'));
+      await peerPost(win!, [envelope('svc:event:view', { surface: 'dashboard', path: '/a' })]);
+      await clock.tickAsync(9 * MINUTE + 100);
+      while (!behindOf(el) || !saidReady.has(behindOf(el)!.contentWindow!)) await clock.tickAsync(20);
+      const behind = behindOf(el)!;
+      expectRenderedUnder(el, behind);
+      const sentBehind = async () =>
+        (await peerReport(behind.contentWindow!))
+          .filter((m) => m.data.type === 'svc:action:navigate')
+          .map((m) => (m.data.payload as { path: string }).path);
+      const still = async (what: string) => {
+        await clock.tickAsync(300);
+        expect([frameOf(el)!.contentWindow === win, frames(el).length], what).to.deep.equal([true, 2]);
+      };
+      // Its view of the viewer's path: the widgets are still loading there.
+      await peerPost(behind.contentWindow!, [shows('/a')[0]]);
+      await still('at the view, before dashboard-loaded');
+      // The viewer moves on before the widgets behind have loaded: the frame behind follows, and what it reports for
+      // the old path no longer counts.
+      await peerPost(win!, [envelope('svc:event:view', { surface: 'dashboard', path: '/b' })]);
+      await peerPost(behind.contentWindow!, [shows('/a')[1]]);
+      await still("at the old path's dashboard-loaded");
+      expect(await sentBehind()).to.deep.equal(['/a', '/b']);
+      await peerPost(behind.contentWindow!, [shows('/b')[0]]);
+      await still('at the view of the new path');
+      const swap = swapped(el, win);
+      await peerPost(behind.contentWindow!, [shows('/b')[1]]);
+      expect(await swap).to.equal(behind.contentWindow);
+      expect([sessionOf(el), el.status, frames(el).length, failures, seen]).to.deep.equal([
+        'renewed-dashboard',
+        'ready',
+        1,
+        [],
+        [],
+      ]);
+    });
+
+    it('on a dashboard, a frame behind that views the path but never reports its widgets rendered fails with ready-timeout', async () => {
+      const { el, clock, failures, win } = await onPeer(() => Promise.resolve('renewed-never-loaded'));
+      await clock.tickAsync(9 * MINUTE + 100);
+      while (!behindOf(el) || !saidReady.has(behindOf(el)!.contentWindow!)) await clock.tickAsync(20);
+      await peerPost(behindOf(el)!.contentWindow!, [shows('/')[0]]);
+      while (!failures.length) await clock.tickAsync(100);
+      expect(failures.map((f) => [f.attempt, f.reason])).to.deep.equal([[1, 'ready-timeout']]);
+      expect([el.status, frameOf(el)!.contentWindow === win, frames(el).length]).to.deep.equal(['ready', true, 1]);
+    });
+
+    it("on the app surface, which has no dashboard-loaded, the swap comes at the view of the viewer's path", async () => {
+      const { el, clock, seen, win } = await onPeer(() => Promise.resolve('renewed-app'), 'app');
+      await peerPost(win!, [envelope('svc:event:view', { surface: 'app', path: '/workbooks' }, 'app')]);
+      await clock.tickAsync(9 * MINUTE + 100);
+      while (!behindOf(el) || !saidReady.has(behindOf(el)!.contentWindow!)) await clock.tickAsync(20);
+      const swap = swapped(el, win);
+      await peerPost(behindOf(el)!.contentWindow!, shows('/workbooks', 'app'));
+      await swap;
+      expect([sessionOf(el), el.status, frames(el).length, seen]).to.deep.equal(['renewed-app', 'ready', 1, []]);
+    });
+
     it('a bad session, a fatal error behind, and a frame behind that never says ready each fail an attempt', async () => {
       // The peer says ready by itself (the host's src asks it to), except with a session that starts "silent-".
       const answers: Array<SvcSessionAnswer | string> = [
@@ -258,10 +351,9 @@ describe('renewal ahead of expiry', () => {
       await clock.tickAsync(9 * MINUTE + 100);
       expect(failures.map((f) => f.reason)).to.deep.equal(['invalid-session']);
       await clock.tickAsync(5000);
-      while (frames(el).length < 2 || !saidReady.has(frames(el)[1].contentWindow!)) await clock.tickAsync(20);
-      const behind = frames(el)[1];
-      expect([behind.inert, getComputedStyle(behind).visibility]).to.deep.equal([true, 'hidden']);
-      expect(behind.getBoundingClientRect().height).to.equal(frameOf(el)!.getBoundingClientRect().height);
+      while (!behindOf(el) || !saidReady.has(behindOf(el)!.contentWindow!)) await clock.tickAsync(20);
+      const behind = behindOf(el)!;
+      expectRenderedUnder(el, behind);
       void peerPost(behind.contentWindow!, [
         envelope('svc:event:error', { message: 'boom', name: 'InternalError', fatal: true }),
       ]);
@@ -298,7 +390,7 @@ describe('renewal ahead of expiry', () => {
       el.addEventListener(name, () => heard.push(name));
     await clock.tickAsync(540_000 + 100);
     while (frames(el).length < 2) await clock.tickAsync(10);
-    const behind = frames(el)[1].contentWindow!;
+    const behind = behindOf(el)!.contentWindow!;
     await peerLoaded(behind);
     // Its view, before its ready: not dispatched, and no swap.
     await peerPost(behind, [envelope('svc:event:view', { surface: 'dashboard', path: '/behind' })]);
@@ -306,9 +398,14 @@ describe('renewal ahead of expiry', () => {
     await peerReady(sibling.contentWindow!);
     await clock.tickAsync(200);
     expect([heard, frames(el).length, frameOf(el)!.contentWindow === win]).to.deep.equal([[], 2, true]);
-    // Its own ready: the swap, and the new session's svc-ready.
+    // Its own ready: on a dashboard, not yet the swap, which waits for the dashboard on view, rendered.
     const swap = swapped(el, win);
     await peerReady(behind);
+    await peerPost(behind, [shows()[0]]);
+    await clock.tickAsync(200);
+    expect([heard, frames(el).length, frameOf(el)!.contentWindow === win]).to.deep.equal([[], 2, true]);
+    // Its widgets rendered: the swap, and the new session's svc-ready (its view and dashboard-loaded are not dispatched).
+    await peerPost(behind, [shows()[1]]);
     expect(await swap).to.equal(behind);
     expect([heard, frames(el).length, sessionOf(el), el.status]).to.deep.equal([
       ['svc-ready'],
