@@ -6,7 +6,9 @@
 // so this is what tells a swap the viewer sees from one they do not.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { startTenant } from '@svc-embed/tenant';
 import { enginesFrom, launch, unavailable } from '../support/browsers.mjs';
 import { THRESHOLD, TOLERANCE } from '../support/pixels.mjs';
@@ -42,7 +44,11 @@ for (const engine of enginesFrom('E2E_BROWSERS')) {
 
     test(`${SWAPS} swaps: every screenshot of the element's box shows the settled dashboard (at most ${pct(THRESHOLD)} of pixels off by over ${TOLERANCE}/255)`, async (t) => {
       // Sessions of 12 s: the element renews 5 s before each ends, 7 s after it began.
-      const { reference, swaps } = await watchRenewals(browser, host, { mode: 'ahead', ttl: 12, swaps: SWAPS });
+      const { reference, still, swaps, trace } = await watchRenewals(browser, host, {
+        mode: 'ahead',
+        ttl: 12,
+        swaps: SWAPS,
+      });
       assert.deepEqual(reference, [960, 600], 'the reference is the element box, 960 × 600');
       assert.equal(swaps.length, SWAPS);
       // Every swap's numbers first, then the verdicts: a failure still shows what each swap looked like.
@@ -52,6 +58,15 @@ for (const engine of enginesFrom('E2E_BROWSERS')) {
             `one every ${s.intervalMs?.toFixed(0)} ms; worst ${pct(s.worst)}; longest stretch over ${pct(THRESHOLD)}: ` +
             `${s.longestMs.toFixed(0)} ms`,
         );
+      }
+      // The screenshots that differ, beside the reference, where a failure can be looked at.
+      if (swaps.some((s) => s.offending.length)) {
+        const dir = mkdtempSync(join(tmpdir(), `svc-embed-renewal-${engine}-`));
+        writeFileSync(join(dir, 'reference.png'), still);
+        for (const [i, s] of swaps.entries())
+          for (const o of s.offending) writeFileSync(join(dir, `swap${i + 1}-${o.index}-at${o.pageAt}.png`), o.png);
+        t.diagnostic(`the screenshots over ${pct(THRESHOLD)}, and the reference: ${dir}`);
+        t.diagnostic(`what the frames said (ms): ${trace.join('; ')}`);
       }
       for (const [i, s] of swaps.entries()) {
         // A film that starts after the swap, or ends at it, proves nothing.

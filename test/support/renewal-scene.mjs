@@ -8,7 +8,7 @@
 import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import { filterParam } from '@svc-embed/protocol';
-import { clipOf, film, judge, score, settled } from './pixels.mjs';
+import { THRESHOLD, clipOf, film, judge, score, settled } from './pixels.mjs';
 
 const BUNDLE = new URL('../../cdn/svc-embed.min.js', import.meta.url);
 const PAGE = `<!doctype html>
@@ -89,15 +89,29 @@ async function mount({ src, expiresAt, filter, ttl, mode, path }) {
   // Each frame's view of the viewer's path, and its dashboard-loaded after that view, as the frames post them.
   const viewed = new Set();
   const loaded = new Set();
+  // What each frame (numbered in order of its first message) said, and when each svc-ready came, in ms of the page.
+  const frames = [];
+  const trace = [];
+  const t0 = performance.now();
+  const at = () => Math.round(performance.now() - t0);
   addEventListener('message', (e) => {
     const type = e.data?.type;
+    if (typeof type === 'string' && type.startsWith('svc:event:')) {
+      if (!frames.includes(e.source)) frames.push(e.source);
+      const path = e.data.payload?.path;
+      trace.push(`${at()} frame ${frames.indexOf(e.source)}: ${type.slice(10)}${path ? ` ${path}` : ''}`);
+    }
     if (type === 'svc:event:view') {
       if (e.data.payload?.path === path) viewed.add(e.source);
       else viewed.delete(e.source);
     } else if (type === 'svc:event:dashboard-loaded' && viewed.has(e.source)) loaded.add(e.source);
   });
   let readies = 0;
-  el.addEventListener('svc-ready', () => readies++);
+  el.addEventListener('svc-ready', () => {
+    readies++;
+    const win = el.shadowRoot.querySelector('iframe[part~="frame"]')?.contentWindow;
+    trace.push(`${at()} svc-ready: frame ${frames.indexOf(win)} on view`);
+  });
   el.sessionProvider = async () => {
     // Renewed after expiry, a session that lasts: the film is about one renewal.
     const res = await fetch(`/session?ttl=${mode === 'ahead' ? ttl : 300}`);
@@ -117,6 +131,8 @@ async function mount({ src, expiresAt, filter, ttl, mode, path }) {
       settled: !!frame && loaded.has(frame.contentWindow),
     };
   };
+  window.sceneTrace = () => trace;
+  window.sceneNow = at;
   await el.whenReady();
   el.navigate(path);
 }
@@ -125,8 +141,10 @@ async function mount({ src, expiresAt, filter, ttl, mode, path }) {
  * Opens the host page in `browser`, sets the element up (`mode`: 'ahead' or 'expiry'; sessions of `ttl` s), waits
  * for the settled dashboard, whose screenshot is the reference, then films `swaps` renewals, each from LEAD_MS before
  * its session ends until the new frame shows the viewer's page with its dashboard loaded, and TAIL_MS more.
- * Resolves with `{ reference: [width, height], swaps: [score + { before, after }] }`: `before` and `after` count the
- * screenshots asked for before and after the swap was seen.
+ * Resolves with `{ reference: [width, height], still, swaps: [score + { before, after, offending }], trace }`:
+ * `still` is the reference's PNG; `before` and `after` count the screenshots asked for before and after the swap was
+ * seen, and `offending` holds those over THRESHOLD, `{ index, pageAt, png }`; `trace` lists, in ms of the page, the
+ * frames' events and each svc-ready, where `pageAt` places a screenshot.
  */
 export async function watchRenewals(browser, host, { mode = 'ahead', ttl = 15, swaps = 2, timeout = 90_000 } = {}) {
   // The judge's page first: the page filmed is then the one in front, which the browser renders at full rate.
@@ -148,9 +166,13 @@ export async function watchRenewals(browser, host, { mode = 'ahead', ttl = 15, s
       path: PATH,
     });
     const state = () => page.evaluate(() => window.scene());
+    // This process's clock in the page's (within half a round trip): screenshots placed in the page's trace.
+    const asked = performance.now();
+    const offset = (await page.evaluate(() => window.sceneNow())) - (asked + performance.now()) / 2;
     await page.waitForFunction(() => window.scene().settled, { timeout, polling: 100 });
     const clip = await clipOf(page, 'svc-embed');
-    const reference = await judged.reference(await settled(page, clip, judged));
+    const still = await settled(page, clip, judged);
+    const reference = await judged.reference(still);
     const films = [];
     for (let k = 1; k <= swaps; k++) {
       const before = await state();
@@ -183,9 +205,13 @@ export async function watchRenewals(browser, host, { mode = 'ahead', ttl = 15, s
         ...scored,
         before: shots.filter((s) => s.at < seenAt).length,
         after: shots.filter((s) => s.at >= seenAt).length,
+        // The screenshots over the threshold themselves, to look at when a test fails.
+        offending: shots.flatMap((s, i) =>
+          scored.shares[i] > THRESHOLD ? [{ index: i, pageAt: Math.round(s.at + offset), png: s.png }] : [],
+        ),
       });
     }
-    return { reference, swaps: results };
+    return { reference, still, swaps: results, trace: await page.evaluate(() => window.sceneTrace()) };
   } finally {
     await judged.close().catch(() => {});
     await page.close().catch(() => {});
