@@ -382,8 +382,9 @@ async function expiring() {
   setScenario(
     'expiring',
     'Sessions of 20 s whose expiry the element knows. 5 s before each ends, it asks the session provider for the next ' +
-      'one, loads it in a hidden frame behind this one with the filter and the scheme, navigates it to the page the ' +
-      'viewer is on, and swaps when it shows it: no overlay, no flash. The log shows each swap.',
+      'one, loads it in a frame under this one (covered and inert) with the filter and the scheme, navigates it to ' +
+      'the page the viewer is on, and swaps once its dashboard there has loaded and been painted: no overlay, no ' +
+      'flash. The log shows each swap.',
   );
   setSurface('dashboard:sales-overview');
   setTimeoutControl('');
