@@ -1,7 +1,7 @@
 // `npm run bench`: every suite of issue 11, one table on stdout, and bench/results.json.
 //
 //   npm run bench                  the full run (several minutes)
-//   npm run bench -- --quick       fewer rounds, about a minute once the peers are cached
+//   npm run bench -- --quick       fewer rounds, about 6 minutes on 2 loaded cores once the peers are cached
 //   --only rest,sizes,messages,lifecycle   some suites only
 //   --browsers chromium,firefox,firefox-1p   (the default; chromium,firefox with --quick; firefox-1p is Firefox
 //                                  in one content process, message path only; CHROME_PATH, FIREFOX_PATH override)
