@@ -103,13 +103,13 @@ export async function renewalSuite({ browser, name, label = name, rounds, log })
   const host = await startRenewalHost(tenant.origin);
   try {
     log(`${name}: renewal gap in pixels, ${rounds} rounds…`);
-    // Sessions of 12 s: renewed ahead 7 s after they begin, or expired after 12.
+    // A session of 15 s: renewed ahead 10 s after it begins, or expired after 15.
     const runs = await alternate(
       ['ahead', 'expiry'],
       rounds,
       async (mode) => {
         // The screenshots themselves stay out of the results.
-        const { offending, ...swap } = (await watchRenewals(browser, host, { mode, ttl: 12, swaps: 1 })).swaps[0];
+        const { offending, ...swap } = (await watchRenewals(browser, host, { mode, firstTtl: 15, swaps: 1 })).swaps[0];
         return { ...swap, offending: offending.map((o) => o.index) };
       },
       { warmup: 0 },

@@ -107,8 +107,10 @@ async function mount({ src, expiresAt, filter, ttl, mode, path }) {
     } else if (type === 'svc:event:dashboard-loaded' && viewed.has(e.source)) loaded.add(e.source);
   });
   let readies = 0;
+  let readyAt;
   el.addEventListener('svc-ready', () => {
     readies++;
+    readyAt = at();
     const win = el.shadowRoot.querySelector('iframe[part~="frame"]')?.contentWindow;
     trace.push(`${at()} svc-ready: frame ${frames.indexOf(win)} on view`);
   });
@@ -126,6 +128,7 @@ async function mount({ src, expiresAt, filter, ttl, mode, path }) {
     const frame = el.shadowRoot.querySelector('iframe[part~="frame"]');
     return {
       readies,
+      readyAt,
       status: el.status,
       session: frame && new URL(frame.src).searchParams.get('session'),
       settled: !!frame && loaded.has(frame.contentWindow),
@@ -138,15 +141,20 @@ async function mount({ src, expiresAt, filter, ttl, mode, path }) {
 }
 
 /**
- * Opens the host page in `browser`, sets the element up (`mode`: 'ahead' or 'expiry'; sessions of `ttl` s), waits
+ * Opens the host page in `browser`, sets the element up (`mode`: 'ahead' or 'expiry'; a first session of `firstTtl`
+ * s, room to set up and settle, then sessions of `ttl` s, or long ones after expiry), waits
  * for the settled dashboard, whose screenshot is the reference, then films `swaps` renewals, each from LEAD_MS before
  * its session ends until the new frame shows the viewer's page with its dashboard loaded, and TAIL_MS more.
  * Resolves with `{ reference: [width, height], still, swaps: [score + { before, after, offending }], trace }`:
- * `still` is the reference's PNG; `before` and `after` count the screenshots asked for before and after the swap was
- * seen, and `offending` holds those over THRESHOLD, `{ index, pageAt, png }`; `trace` lists, in ms of the page, the
+ * `still` is the reference's PNG; `before` counts the screenshots that came before the swap (the element's svc-ready),
+ * `after` those asked for after it, and `offending` holds those over THRESHOLD, `{ index, pageAt, png }`; `trace` lists, in ms of the page, the
  * frames' events and each svc-ready, where `pageAt` places a screenshot.
  */
-export async function watchRenewals(browser, host, { mode = 'ahead', ttl = 15, swaps = 2, timeout = 90_000 } = {}) {
+export async function watchRenewals(
+  browser,
+  host,
+  { mode = 'ahead', firstTtl = 15, ttl = 12, swaps = 2, timeout = 90_000 } = {},
+) {
   // The judge's page first: the page filmed is then the one in front, which the browser renders at full rate.
   const judged = await judge(browser);
   const page = await browser.newPage();
@@ -155,7 +163,7 @@ export async function watchRenewals(browser, host, { mode = 'ahead', ttl = 15, s
     await page.goto(`${host.origin}/`);
     await page.bringToFront();
     await page.waitForFunction(() => customElements.get('svc-embed'), { timeout });
-    const first = await (await fetch(`${host.origin}/session?ttl=${ttl}`)).json();
+    const first = await (await fetch(`${host.origin}/session?ttl=${firstTtl}`)).json();
     const src = `${host.tenantOrigin}/embed/dashboard/sales-overview?session=${encodeURIComponent(first.session)}`;
     await page.evaluate(mount, {
       src,
@@ -178,16 +186,15 @@ export async function watchRenewals(browser, host, { mode = 'ahead', ttl = 15, s
       const before = await state();
       const ends = host.expiresAt(before.session);
       if (!ends) throw new Error(`the session on view was not minted by the host`);
-      const wait = ends - LEAD_MS - Date.now();
-      if (k === 1 && wait < 0) throw new Error(`the dashboard settled only ${-wait} ms into the film's lead: too slow`);
-      await sleep(wait);
-      let seenAt;
+      // Late (a slow machine), the film starts at once: what counts is that it starts before the swap.
+      await sleep(ends - LEAD_MS - Date.now());
+      let swapAt;
       const until = (async () => {
         const end = Date.now() + timeout;
         for (;;) {
           const now = await state();
-          if (now.readies > before.readies && seenAt === undefined) seenAt = performance.now();
-          if (now.readies > before.readies && now.session !== before.session && now.settled) break;
+          swapAt = now.readies > before.readies ? now.readyAt : undefined;
+          if (swapAt !== undefined && now.session !== before.session && now.settled) break;
           if (Date.now() > end) throw new Error(`swap ${k}: not settled on the new session in ${timeout} ms`);
           await sleep(100);
         }
@@ -196,15 +203,16 @@ export async function watchRenewals(browser, host, { mode = 'ahead', ttl = 15, s
         await sleep(TAIL_MS);
       })();
       const shots = await film(page, clip, until);
-      films.push({ shots, seenAt });
+      films.push({ shots, swapAt });
     }
     const results = [];
-    for (const { shots, seenAt } of films) {
+    for (const { shots, swapAt } of films) {
       const scored = await score(shots, judged);
       results.push({
         ...scored,
-        before: shots.filter((s) => s.at < seenAt).length,
-        after: shots.filter((s) => s.at >= seenAt).length,
+        // In the page's time: screenshots that came before the swap, and ones asked for after it.
+        before: shots.filter((s) => s.end + offset < swapAt).length,
+        after: shots.filter((s) => s.at + offset > swapAt).length,
         // The screenshots over the threshold themselves, to look at when a test fails.
         offending: shots.flatMap((s, i) =>
           scored.shares[i] > THRESHOLD ? [{ index: i, pageAt: Math.round(s.at + offset), png: s.png }] : [],
