@@ -383,9 +383,9 @@ async function expiring() {
   setScenario(
     'expiring',
     'Sessions of 20 s, single-use, minted for each frame by the session provider, which says when each ends. 5 s ' +
-      'before one ends, the element asks for the next, loads it in a frame under this one with the filter and the ' +
-      'scheme, navigates it to the page the viewer is on, and swaps once it has rendered it: no overlay, no flash. ' +
-      'The log shows each swap.',
+      'before one ends, the element asks for the next, loads it in a frame under this one (covered and inert) with ' +
+      'the filter and the scheme, navigates it to the page the viewer is on, and swaps once its dashboard there has ' +
+      'loaded and been painted: no overlay, no flash. The log shows each swap.',
   );
   setSurface('dashboard:sales-overview');
   setTimeoutControl('');

@@ -59,6 +59,15 @@ async function main() {
       prerender({ src: url(path), title: `${label} (prerendered)` }, { width, height }),
     ]),
   );
+  // Until a route is picked, the outlet says what is parked off-screen, and how much of it is ready.
+  const prerendered = Object.values(embeds);
+  const readyCount = () => {
+    const n = prerendered.filter((el) => el.status === 'ready').length;
+    $('prerender-state').textContent =
+      n === prerendered.length ? 'All three are ready.' : `${n} of ${prerendered.length} ready…`;
+  };
+  for (const el of prerendered) el.addEventListener('svc-status', readyCount);
+  readyCount();
   let shown;
   tabs('prerendered', (route) => {
     if (shown) park(shown);
@@ -72,7 +81,9 @@ async function main() {
     const el = document.createElement('svc-embed');
     el.title = `${label} (created per route)`;
     el.src = url(path);
-    $('outlet-created').replaceChildren(el);
+    const outlet = $('outlet-created');
+    outlet.querySelector('svc-embed')?.remove();
+    outlet.append(el);
     return { el, how: 'a new <svc-embed>' };
   });
 }
