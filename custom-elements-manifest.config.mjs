@@ -3,10 +3,19 @@
 // test/node/manifest.test.mjs checks it against SvcEmbedEventMap and the element's properties.
 import { customElementJetBrainsPlugin } from 'custom-element-jet-brains-integration';
 import { customElementVsCodePlugin } from 'custom-element-vs-code-integration';
+import { readFileSync } from 'node:fs';
 import { stripVTControlCharacters } from 'node:util';
 
 // The published modules: src/x.ts is shipped as dist/x.js.
 const published = (path) => path.replace(/^\/?src\/(.*)\.[jt]s$/, 'dist/$1.js');
+
+// The numbers of src/limits.ts, by name: the analyzer does not follow imports, so a default that names one of them
+// (readyTimeout's DEFAULT_TIMEOUT) is written as its value.
+const LIMITS = Object.fromEntries(
+  [...readFileSync(new URL('./src/limits.ts', import.meta.url), 'utf8').matchAll(/export const (\w+) = (\d+);/g)].map(
+    ([, name, value]) => [name, value],
+  ),
+);
 
 /** The public API, as published: module paths in dist/, no `#private` members, only the events declared with `@fires`. */
 function publicApiOnly() {
@@ -19,6 +28,8 @@ function publicApiOnly() {
           if (ex.declaration?.module) ex.declaration.module = published(ex.declaration.module);
         for (const declaration of mod.declarations ?? []) {
           if (declaration.members) declaration.members = declaration.members.filter((m) => m.privacy !== 'private');
+          for (const m of [...(declaration.members ?? []), ...(declaration.attributes ?? [])])
+            if (Object.hasOwn(LIMITS, m.default)) m.default = LIMITS[m.default];
           // The analyzer also reports `this.dispatchEvent(new CustomEvent(name, …))` in the private emitter,
           // naming the event after the variable; documented events are those with a `@fires` description.
           if (declaration.events) declaration.events = declaration.events.filter((e) => e.description);

@@ -217,8 +217,8 @@ export class EmbedSession {
   #retryAt = 0;
   /** Why the element is `renewing`, until the provider is asked (a load asks once connected, and near the viewport). */
   #reason?: SvcSessionReason;
-  /** The session the next load takes was given for it (by the provider or `renewSession()`): loaded as given. */
-  #given?: boolean;
+  /** The session given for the next load (by the provider or `renewSession()`): loaded as given, even if spent. */
+  #given?: string;
   /** The current frame's session, and whether a frame had loaded it before this one's load. */
   #session?: string | null;
   #reused?: boolean;
@@ -528,9 +528,8 @@ export class EmbedSession {
     // A provider gives each load a session of its own, unless this one was given for it.
     const session = new URL(result.url).searchParams.get('session');
     const reused = !!session && spentIn(this.#host.ownerDocument).has(session);
-    if (this.#provider() && !this.#given && (!session || reused))
-      return this.#renew(undefined, 'load');
-    this.#given = false;
+    if (this.#provider() && session !== this.#given && (!session || reused)) return this.#renew(undefined, 'load');
+    this.#given = undefined;
     this.#session = session;
     this.#reused = reused;
     const frame = this.#make(result.url);
@@ -583,7 +582,7 @@ export class EmbedSession {
   /** `renewing` → `pending`: the session given stands in for the host's, and the next update loads it as given. */
   #apply(answer?: NonNullable<Answer>) {
     if (answer) this.#adopt(answer);
-    this.#given = !!answer;
+    this.#given = answer?.session;
     this.#to('pending');
     this.#host.requestUpdate();
   }
@@ -625,10 +624,9 @@ export class EmbedSession {
       this.#startTimer();
     };
     if (host.loading === 'lazy' && (state === 'loading' || load) && typeof IntersectionObserver === 'function') {
-      this.#observer = new IntersectionObserver(
-        (entries) => entries.some((e) => e.isIntersecting) && start(),
-        { rootMargin: load ? '1250px' : '' },
-      );
+      this.#observer = new IntersectionObserver((entries) => entries.some((e) => e.isIntersecting) && start(), {
+        rootMargin: load ? '1250px' : '',
+      });
       this.#observer.observe(host);
     } else start();
   }
@@ -742,7 +740,9 @@ export class EmbedSession {
     const ahead = this.#ahead!;
     const shows = () => {
       const path = this.#path && !pathProblem(this.#path) ? this.#path : undefined;
-      return ahead.ready && (!path || ahead.seen === path) && (ahead.ready.payload.surface != 'dashboard' || ahead.loaded);
+      return (
+        ahead.ready && (!path || ahead.seen === path) && (ahead.ready.payload.surface != 'dashboard' || ahead.loaded)
+      );
     };
     if (!shows()) return;
     const doc = this.#host.ownerDocument;

@@ -329,7 +329,10 @@ iframe{display:block;box-sizing:border-box;width:100%;height:100%;border:0}
     // An expiry written again is bound again (to the host's session of now), and warned of only when it changed.
     if (changed.has('sessionExpiresAt'))
       life.expires(
-        expiryOf(this.sessionExpiresAt, changed.get('sessionExpiresAt') !== this.sessionExpiresAt && 'session-expires-at'),
+        expiryOf(
+          this.sessionExpiresAt,
+          changed.get('sessionExpiresAt') !== this.sessionExpiresAt && 'session-expires-at',
+        ),
       );
     else if (changed.has('sessionProvider')) life.schedule();
     life.update(timeout);

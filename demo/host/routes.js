@@ -48,7 +48,14 @@ async function main() {
   const config = await openPage();
   if (!config) return;
   const { tenantOrigin } = config;
-  const url = (path) => `${tenantOrigin}${path}?session=demo-acme`;
+  const url = (path) => `${tenantOrigin}${path}`;
+  // No session in the URLs: each element asks for one when a frame of it is about to load (at first, and again when
+  // show() reloads it), and this page's backend mints a single-use session for that frame.
+  const sessionProvider = async () => {
+    const res = await fetch('/session?tenant=acme');
+    if (!res.ok) throw new Error(`GET /session answered ${res.status}`);
+    return (await res.json()).session;
+  };
 
   // Left: made once, parked off-screen at the outlet's size, live from the start.
   const outlet = $('outlet-prerendered');
@@ -56,7 +63,7 @@ async function main() {
   const embeds = Object.fromEntries(
     ROUTES.map(([route, label, path]) => [
       route,
-      prerender({ src: url(path), title: `${label} (prerendered)` }, { width, height }),
+      prerender({ src: url(path), title: `${label} (prerendered)`, sessionProvider }, { width, height }),
     ]),
   );
   // Until a route is picked, the outlet says what is parked off-screen, and how much of it is ready.
@@ -80,6 +87,7 @@ async function main() {
     const [, label, path] = ROUTES.find(([r]) => r === route);
     const el = document.createElement('svc-embed');
     el.title = `${label} (created per route)`;
+    el.sessionProvider = sessionProvider;
     el.src = url(path);
     const outlet = $('outlet-created');
     outlet.querySelector('svc-embed')?.remove();

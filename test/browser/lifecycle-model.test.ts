@@ -417,66 +417,74 @@ describe('the session lifecycle against a model', () => {
   after(() => console.log(`renewals ahead of expiry over all runs: ${JSON.stringify(ahead)}`));
   it(`holds its invariants over random sequences (${runs} runs, seed ${seed})`, async function () {
     this.timeout(runs * 90_000);
-    await fc.assert(
-      fc.asyncProperty(fc.commands(commands, { maxCommands: 16, size: 'max' }), async (cmds) => {
-        const homes = [document.createElement('div'), document.createElement('section')] as [HTMLElement, HTMLElement];
-        document.body.append(...homes);
-        const el = document.createElement('svc-embed');
-        const src = peerUrl(tenant, null, '&v=0&session=host-0');
-        el.setAttribute('ready-timeout', String(TIMEOUT));
-        el.colorScheme = 'dark';
-        el.src = src;
-        const r: Real = {
-          el,
-          homes,
-          calls: [],
-          promises: [],
-          gens: new Map(),
-          timers,
-          renewed: 0,
-          navigations: 0,
-          sessionOrigins: new Map(),
-          leaks: [],
-          spent: new Set(),
-          reuses: [],
-        };
-        // Each run is a page of its own: what an earlier run's frames spent is not this one's.
-        (document as unknown as Record<symbol, Set<string> | undefined>)[Symbol.for('svc-embed.spent')]?.clear();
-        el.sessionProvider = () =>
-          new Promise<SvcSessionAnswer | string>((give, refuse) => r.calls.push({ give, refuse }));
-        homes[0].append(el);
-        watchFrames(r);
-        countRenewalsAhead(el);
-        const m: Model = { src, gen: 0, connected: true };
-        await settle(m, r);
-        try {
-          await fc.asyncModelRun(() => ({ model: m, real: r }), cmds);
-          // Rule 4: connected, the element leaves loading within its bounds (a ready timeout, then at most one
-          // provider bound and one more ready timeout), however slow the machine.
-          if (!el.isConnected) homes[0].append(el);
+    await fc
+      .assert(
+        fc.asyncProperty(fc.commands(commands, { maxCommands: 16, size: 'max' }), async (cmds) => {
+          const homes = [document.createElement('div'), document.createElement('section')] as [
+            HTMLElement,
+            HTMLElement,
+          ];
+          document.body.append(...homes);
+          const el = document.createElement('svc-embed');
+          const src = peerUrl(tenant, null, '&v=0&session=host-0');
+          el.setAttribute('ready-timeout', String(TIMEOUT));
+          el.colorScheme = 'dark';
+          el.src = src;
+          const r: Real = {
+            el,
+            homes,
+            calls: [],
+            promises: [],
+            gens: new Map(),
+            timers,
+            renewed: 0,
+            navigations: 0,
+            sessionOrigins: new Map(),
+            leaks: [],
+            spent: new Set(),
+            reuses: [],
+          };
+          // Each run is a page of its own: what an earlier run's frames spent is not this one's.
+          (document as unknown as Record<symbol, Set<string> | undefined>)[Symbol.for('svc-embed.spent')]?.clear();
+          el.sessionProvider = () =>
+            new Promise<SvcSessionAnswer | string>((give, refuse) => r.calls.push({ give, refuse }));
+          homes[0].append(el);
+          watchFrames(r);
+          countRenewalsAhead(el);
+          const m: Model = { src, gen: 0, connected: true };
           await settle(m, r);
-          const until = performance.now() + 4 * TIMEOUT + 20_000;
-          while (el.status === 'loading' && performance.now() < until) await new Promise((res) => setTimeout(res, 20));
-          expect(el.status, 'stuck in loading').to.not.equal('loading');
-          // Then a last host change to an embed that says ready by itself: every promise made on the way settles,
-          // and nothing held before the change reaches the new frame.
-          if (m.src !== null) m.gen++;
-          el.src = m.src = peerUrl(tenant, 'dashboard', '&final=1&session=host-final');
-          const ready = performance.now() + 20_000;
-          while (el.status !== 'ready' && performance.now() < ready) await new Promise((res) => setTimeout(res, 20));
-          expect(el.status).to.equal('ready');
-          await settle(m, r);
-          expect(
-            r.promises.filter((p) => !p.settled).map((p) => p.what),
-            'unsettled promises',
-          ).to.deep.equal([]);
-        } finally {
-          for (const c of r.calls) c.refuse(new Error('run over'));
-          el.remove();
-          homes.forEach((h) => h.remove());
-        }
-      }),
-      { numRuns: runs, seed, endOnFailure: true, verbose: 1 },
-    );
+          try {
+            await fc.asyncModelRun(() => ({ model: m, real: r }), cmds);
+            // Rule 4: connected, the element leaves loading within its bounds (a ready timeout, then at most one
+            // provider bound and one more ready timeout), however slow the machine.
+            if (!el.isConnected) homes[0].append(el);
+            await settle(m, r);
+            const until = performance.now() + 4 * TIMEOUT + 20_000;
+            while (el.status === 'loading' && performance.now() < until)
+              await new Promise((res) => setTimeout(res, 20));
+            expect(el.status, 'stuck in loading').to.not.equal('loading');
+            // Then a last host change to an embed that says ready by itself: every promise made on the way settles,
+            // and nothing held before the change reaches the new frame.
+            if (m.src !== null) m.gen++;
+            el.src = m.src = peerUrl(tenant, 'dashboard', '&final=1&session=host-final');
+            const ready = performance.now() + 20_000;
+            while (el.status !== 'ready' && performance.now() < ready) await new Promise((res) => setTimeout(res, 20));
+            expect(el.status).to.equal('ready');
+            await settle(m, r);
+            expect(
+              r.promises.filter((p) => !p.settled).map((p) => p.what),
+              'unsettled promises',
+            ).to.deep.equal([]);
+          } finally {
+            for (const c of r.calls) c.refuse(new Error('run over'));
+            el.remove();
+            homes.forEach((h) => h.remove());
+          }
+        }),
+        { numRuns: runs, seed, endOnFailure: true, verbose: 1 },
+      )
+      .catch((e: Error) => {
+        throw new Error(`${e.message}\ncause: ${(e.cause as Error)?.message ?? e.cause}`);
+      });
   });
 });

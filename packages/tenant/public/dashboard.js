@@ -28,6 +28,14 @@ function saveFile(name, text) {
   setTimeout(() => URL.revokeObjectURL(url), 1000);
 }
 
+/** Resolves once this document has painted what it has rendered (two animation frames), or after 1 s. */
+function painted() {
+  return new Promise((resolve) => {
+    setTimeout(resolve, 1000);
+    requestAnimationFrame(() => requestAnimationFrame(resolve));
+  });
+}
+
 export class Dashboard {
   /**
    * @param {object} o
@@ -118,16 +126,23 @@ export class Dashboard {
       }
       this.renderWidget(w);
     });
-    Promise.all(runs).then(() => {
-      if (generation !== this.generation) return;
-      this.loadedAt = new Date();
-      this.renderMeta();
-      this.emit('svc:event:dashboard-loaded', {
-        publicId: this.publicId,
-        widgetCount: this.widgets.length,
-        loadDurationMs: Math.round(performance.now() - startedAt),
+    Promise.all(runs)
+      .then(() => {
+        if (generation !== this.generation) return;
+        this.loadedAt = new Date();
+        this.renderMeta();
+        return painted();
+      })
+      .then(() => {
+        // Rendered means on screen: reported once the widgets have been painted, as a host that swaps frames at
+        // this event needs. A frame the browser does not render now (off-screen, throttled) reports within 1 s.
+        if (generation !== this.generation) return;
+        this.emit('svc:event:dashboard-loaded', {
+          publicId: this.publicId,
+          widgetCount: this.widgets.length,
+          loadDurationMs: Math.round(performance.now() - startedAt),
+        });
       });
-    });
   }
 
   async retry(w) {
