@@ -284,6 +284,8 @@ describe('renewal ahead of expiry', () => {
           .map((m) => (m.data.payload as { path: string }).path);
       const still = async (what: string) => {
         await clock.tickAsync(300);
+        // The swap waits for animation frames, which the fake clock does not run: let a few real ones pass.
+        for (let i = 0; i < 4; i++) await new Promise((r) => requestAnimationFrame(r));
         expect([frameOf(el)!.contentWindow === win, frames(el).length], what).to.deep.equal([true, 2]);
       };
       // Its view of the viewer's path: the widgets are still loading there.

@@ -7,6 +7,7 @@ import sinon from 'sinon';
 import {
   cleanup,
   envelope,
+  framePage,
   frameOf,
   oneSvcEvent,
   peerLoaded,
@@ -17,7 +18,7 @@ import {
   tenant as peer,
   windowOf,
 } from './helpers.js';
-import { show } from '../../src/prerender.js';
+import { prerender, show } from '../../src/prerender.js';
 import type { SvcEmbedElement, SvcSessionReason, SvcSessionRenewalFailedDetail } from '../../src/index.js';
 
 const [tenantA]: string[] = await executeServerCommand('tenant-origins');
@@ -113,6 +114,26 @@ describe('single-use sessions', () => {
       el.scrollIntoView();
       await ready;
       expect([reasons, sessionOf(el), frameOf(el)!.loading]).to.deep.equal([['load'], 'provided-1', 'lazy']);
+    });
+
+    it('a prerendered element with a provider and no session gets its own session when it loads', async () => {
+      const { provider, reasons } = recording();
+      const el = prerender({ src: peerUrl(peer), sessionProvider: provider });
+      await oneSvcEvent(el, 'svc-ready');
+      expect([reasons, sessionOf(el)]).to.deep.equal([['load'], 'provided-1']);
+      el.remove();
+    });
+
+    it('svc-embed/prerender works alone: importing it defines the element', async () => {
+      type Page = Window & { result?: string };
+      const win = await framePage<Page>(
+        `<script type="module">
+          import { prerender } from '/dist/prerender.js';
+          window.result = typeof prerender + ' ' + typeof customElements.get('svc-embed');
+        </script>`,
+        (w) => w.result !== undefined,
+      );
+      expect(win.result).to.equal('function function');
     });
 
     it('each reason: load, manual (renewSession()), refused (a fatal session error); a provider that takes no argument still works', async () => {
