@@ -55,6 +55,18 @@ function loads(el: SvcEmbedElement) {
   return seen;
 }
 
+/**
+ * Removes `el` and inserts it again where it was; `meanwhile` runs while it is out. Resolves at its next ready.
+ */
+async function reinsert(el: SvcEmbedElement, meanwhile = () => {}) {
+  const parent = el.parentNode!;
+  const ready = oneSvcEvent(el, 'svc-ready');
+  el.remove();
+  meanwhile();
+  parent.append(el);
+  await ready;
+}
+
 /** An element on the peer, appended, its frames' sessions recorded from the first. */
 function onPeer(props: Partial<SvcEmbedElement>) {
   const el = document.createElement('svc-embed');
@@ -164,14 +176,10 @@ describe('single-use sessions', () => {
       el.sessionProvider = provider;
       await ready;
       expect([reasons, seen]).to.deep.equal([[], ['host-1']]);
-      const parent = el.parentNode!;
-      el.remove();
-      expect(frames(el)).to.have.length(0);
-      const readyAgain = oneSvcEvent(el, 'svc-ready');
-      parent.append(el);
-      await readyAgain;
+      await reinsert(el, () => expect(frames(el)).to.have.length(0));
       // Removed and re-inserted in one task, as a framework's remount does: asked again.
       const third = oneSvcEvent(el, 'svc-ready');
+      const parent = el.parentNode!;
       parent.append(document.createElement('div'));
       parent.insertBefore(el, parent.lastChild);
       await third;
@@ -219,13 +227,7 @@ describe('single-use sessions', () => {
       const { provider, reasons } = recording(() => 'always-the-same');
       const { el, ready, seen } = onPeer({ src: peerUrl(peer), sessionProvider: provider });
       await ready;
-      for (let i = 0; i < 2; i++) {
-        const again = oneSvcEvent(el, 'svc-ready');
-        const parent = el.parentNode!;
-        el.remove();
-        parent.append(el);
-        await again;
-      }
+      for (let i = 0; i < 2; i++) await reinsert(el);
       await sleep(100);
       expect([reasons, seen]).to.deep.equal([
         ['load', 'load', 'load'],
@@ -236,11 +238,7 @@ describe('single-use sessions', () => {
     it('without a provider, a spent session loads again; when the embed refuses it, the error says why and names sessionProvider', async () => {
       const { el, ready, seen } = onPeer({ src: peerUrl(peer, 'dashboard', '&session=spent-once') });
       await ready;
-      const parent = el.parentNode!;
-      el.remove();
-      const again = oneSvcEvent(el, 'svc-ready');
-      parent.append(el);
-      await again;
+      await reinsert(el);
       expect(seen).to.deep.equal(['spent-once']);
       const failed = oneSvcEvent(el, 'svc-status');
       await peerPost(windowOf(el), [
@@ -263,12 +261,7 @@ describe('single-use sessions', () => {
         el.sessionProvider = provider;
         await ready;
         await peerPost(windowOf(el), [envelope('svc:event:view', { surface: 'dashboard', path: '/first' })]);
-        const parent = el.parentNode!;
-        el.remove();
-        el.navigate('/after');
-        const again = oneSvcEvent(el, 'svc-ready');
-        parent.append(el);
-        await again;
+        await reinsert(el, () => el.navigate('/after'));
         const sent = (await peerReport(windowOf(el))).filter((m) => m.data.type === 'svc:action:navigate');
         expect(
           sent.map((m) => m.data.payload.path),
@@ -304,11 +297,7 @@ describe('single-use sessions', () => {
       const { el, ready, seen } = onPeer({ tenantOrigin: tenantA, publicId: 'sales-overview' });
       el.sessionProvider = provider;
       await ready;
-      const parent = el.parentNode!;
-      el.remove();
-      const again = oneSvcEvent(el, 'svc-ready');
-      parent.append(el);
-      await again;
+      await reinsert(el);
       expect(reasons).to.deep.equal(['load', 'load']);
       expect(new Set(seen).size).to.equal(2);
     });
