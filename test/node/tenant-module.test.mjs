@@ -338,6 +338,7 @@ describe('the package entry', () => {
       'dist/index.d.ts',
       'dist/http.js',
       'dist/bin.js',
+      'bin/svc-embed-tenant.js',
       'embed.html',
       'public/bridge.js',
       'public/main.js',
@@ -352,7 +353,8 @@ describe('the package entry', () => {
     );
     const pkg = JSON.parse(readFileSync(join(root, 'packages/tenant/package.json'), 'utf8'));
     assert.deepEqual(pkg.exports['.'], { types: './dist/index.d.ts', default: './dist/index.js' });
-    assert.deepEqual(pkg.bin, { 'svc-embed-tenant': 'dist/bin.js' });
+    // The bin is a file of the source tree that runs dist/bin.js, so that npm links it before any build.
+    assert.deepEqual(pkg.bin, { 'svc-embed-tenant': 'bin/svc-embed-tenant.js' });
     for (const dep of ['koa', '@koa/router', '@koa/send', 'koa-mount', '@svc-embed/protocol'])
       assert.ok(pkg.dependencies[dep], dep);
   });
