@@ -181,7 +181,8 @@ iframe{display:block;box-sizing:border-box;width:100%;height:100%;border:0}
    * When the host's session (`session`, or the one in `src`) expires: epoch milliseconds, an ISO 8601 date-time or a
    * `Date` (the attribute takes ISO 8601 or epoch milliseconds). With a `sessionProvider`, the element renews ahead of
    * it, behind the visible frame. It belongs to the host's session value: a new session without a new expiry has
-   * none. An invalid value warns, and counts as unknown.
+   * none. Every write counts, even of the value it has: write it with each new session. An invalid value warns (when
+   * it changes), and counts as unknown.
    */
   declare sessionExpiresAt?: number | string | Date | null;
 
