@@ -48,7 +48,7 @@ import type { ReactiveElement } from '@lit/reactive-element';
  * | `restoring` | it shows the visible frame's path: it viewed that path (any path, when there is none) and, on the `dashboard` surface, then said `dashboard-loaded`; `app` and `chat` have no such event, and show it at the view (at ready, when there is no path) | `painting`: two animation frames of the host (none while the page is hidden), counted from the latest such event |
  * | `painting` | the frames passed, and it still shows the viewer's path | the swap, in one task: it becomes the visible frame, the old one goes, `svc-ready` fires; none |
  * | `restoring`, `painting` | the visible frame moved on | `restoring`, navigated again |
- * | `asking`, `behind`, `restoring`, `painting` | the provider fails, hangs or gives a bad session; no ready in the ready timeout; a fatal error | none: the hidden frame goes, `svc-session-renewal-failed`, a retry in 5 s, 10 s, 20 s … while the session lasts |
+ * | `asking`, `behind`, `restoring`, `painting` | the provider fails, hangs or gives a bad session; the frame behind does not show the path within the ready timeout; a fatal error | none: the frame behind goes, `svc-session-renewal-failed`, a retry in 5 s, 10 s, 20 s … while the session lasts |
  * | any | leaving `ready` (a host change, disconnection, `renewSession()`, a fatal error) | none, with no schedule |
  *
  * A move with `moveBefore()` (in Chromium) is none of these: the frame lives on.
