@@ -10,7 +10,15 @@ const bundle = (file, format, extra = {}, input = 'dist/cdn.js') => ({
   output: { file, format, sourcemap: false, ...extra },
   plugins: [
     nodeResolve({ browser: true }),
-    terser({ ecma: 2022, module: format === 'es', compress: { passes: 2 }, format: { comments: false } }),
+    // Internal members are named with a leading `_` (Lit's practice): mangled here, across modules. Lit's own `_$`
+    // names are left as they are.
+    terser({
+      ecma: 2022,
+      module: format === 'es',
+      compress: { passes: 2 },
+      mangle: { properties: { regex: /^_(?!\$)/ } },
+      format: { comments: false },
+    }),
   ],
 });
 

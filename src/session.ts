@@ -1,5 +1,9 @@
 import { colorSchemeProblem, domEventName, filterProblem, localeProblem, pathProblem } from '@svc-embed/protocol';
 import { sessionProblem, SOURCE, themeProblem } from '@svc-embed/protocol';
+import { behindEvent, bound, cancel, follow, schedule } from './renewal.js';
+import type { Ahead } from './renewal.js';
+import { provide, spentIn, tag } from './provider.js';
+import type { Answer } from './provider.js';
 import type { ActionType, AnyEventDetail } from '@svc-embed/protocol';
 import { hostSession, resolveEmbedUrl } from './embed-url.js';
 import { SvcEmbedError } from './error.js';
@@ -8,7 +12,6 @@ import type {
   SvcEmbedEventMap,
   SvcEmbedStatus,
   SvcEventDetail,
-  SvcRenewalFailedReason,
   SvcSessionProvider,
   SvcSessionReason,
   SvcStatusDetail,
@@ -19,7 +22,8 @@ import type { ReactiveElement } from '@lit/reactive-element';
 
 /**
  * The session lifecycle of `<svc-embed>`: every transition is in this file. The element (svc-embed.ts) is the public
- * surface and the message gate, and drives this class. Every change of state goes through `#to`, which also does
+ * surface and the message gate, and drives this class. Internal members are named with a leading `_`: the bundles
+ * mangle those names (rollup.config.mjs), which renewal.ts shares. Every change of state goes through `_to`, which also does
  * what entering a state means (the timers, the status, the waiting promises, the schedule of the next renewal):
  *
  * | from | on | to |
@@ -38,38 +42,14 @@ import type { ReactiveElement } from '@lit/reactive-element';
  * | `ready` | disconnection (the frame unloads) | `loading`, without a timer until connected again; the viewer's path of now is restored at ready |
  * | `loading`, `ready`, `error` with a frame | (re)connection, or a move that gives the frame a new document (Firefox) | `loading`, the viewer's path restored at ready |
  *
- * A renewal ahead of expiry runs beside `ready` and never changes it (no `svc-status`):
- *
- * | ahead | on | to |
- * |---|---|---|
- * | none | `ready` with a provider and a known expiry: the renewal time (or a retry's, if later) | `asking`: the provider (`ahead`), a call of this element's own |
- * | `asking` | a session | `behind`: its frame loads under the visible one, rendered but covered by it, and inert |
- * | `behind` | that frame says ready | `restoring`: the state, and a navigation to the visible frame's path, are sent to it |
- * | `restoring` | it shows the visible frame's path: it viewed that path (any path, when there is none) and, on the `dashboard` surface, then said `dashboard-loaded`; `app` and `chat` have no such event, and show it at the view (at ready, when there is no path) | `painting`: two animation frames of the host (none while the page is hidden), counted from the latest such event |
- * | `painting` | the frames passed, and it still shows the viewer's path | the swap, in one task: it becomes the visible frame, the old one goes, `svc-ready` fires; none |
- * | `restoring`, `painting` | the visible frame moved on | `restoring`, navigated again |
- * | `asking`, `behind`, `restoring`, `painting` | the provider fails, hangs or gives a bad session; the frame behind does not show the path within the ready timeout; a fatal error | none: the frame behind goes, `svc-session-renewal-failed`, a retry in 5 s, 10 s, 20 s … while the session lasts |
- * | any | leaving `ready` (a host change, disconnection, `renewSession()`, a fatal error) | none, with no schedule |
+ * The renewal ahead of expiry runs beside `ready` and never changes it: renewal.ts.
  *
  * A move with `moveBefore()` (in Chromium) is none of these: the frame lives on.
  */
 type State = 'idle' | 'pending' | 'loading' | 'ready' | 'renewing' | 'error';
 type StateKey = 'theme' | 'colorScheme' | 'locale' | 'filter';
 type Detail = Omit<SvcStatusDetail, 'status' | 'previous'>;
-type Ready = SvcEventDetail<'svc:event:ready'>;
-
-/**
- * A renewal ahead of expiry: its session once there is one (its frame is `behind`), its ready, the path sent to it,
- * the path it last viewed, whether it reported `dashboard-loaded` since, and the swap that waits for a paint.
- */
-interface Ahead {
-  answer?: NonNullable<Answer>;
-  ready?: Ready;
-  path?: string;
-  seen?: string;
-  loaded?: boolean;
-  swap?: () => void;
-}
+export type Ready = SvcEventDetail<'svc:event:ready'>;
 
 /**
  * The state that is (re)sent at every ready, in this order, each with the payload field that carries it. The
@@ -96,7 +76,6 @@ const SANDBOX = 'allow-scripts allow-same-origin allow-forms allow-popups allow-
 
 // A fatal embed error whose name or context says this is a session problem, which a new session can fix.
 const SESSION_ERROR = /session|auth|token|expired/i;
-export const tag = '<svc-embed>';
 const RENEWAL_FAILED = 'session-renewal-failed';
 const NOT_RENEWED = `${tag}: the session could not be renewed`;
 // Without a provider, a spent session is loaded: some backends' sessions are reusable. When the embed refuses it:
@@ -116,40 +95,6 @@ const keyOf = (result: EmbedUrlResult | undefined) => {
 /** The origin of a resolved URL, or '' for a refusal or nothing to load. */
 const originOf = (result: EmbedUrlResult | undefined) => (result && 'origin' in result ? result.origin : '');
 
-/**
- * An expiry as epoch milliseconds, from epoch milliseconds, a `Date` or a date-time string (ISO 8601; the attribute's
- * text may also be epoch milliseconds). `undefined` when there is none, or when it is not one: then `what` is warned
- * of (unless it is `false`), and the expiry counts as unknown.
- */
-export function expiryOf(value: unknown, what: string | false): number | undefined {
-  if (value == null || value === '') return;
-  // Other types read as whatever Date makes of them: NaN, or a time long past (which schedules nothing).
-  const at = +new Date(typeof value == 'string' && /^\d+$/.test(value) ? +value : (value as string));
-  if (at === at) return at;
-  if (what) console.warn(`${tag}: ignoring ${what}: must be epoch milliseconds, an ISO 8601 date-time or a Date`);
-}
-
-/** A provider's answer, checked: a well-formed session and its expiry (`undefined` when unknown), or undefined. */
-type Answer = { session: string; expiresAt?: number } | undefined;
-
-/** Asks the provider (at once; a throw is a rejection), and checks its answer. */
-function provide(provider: SvcSessionProvider, reason: SvcSessionReason): Promise<Answer> {
-  return new Promise((resolve) => resolve(provider({ reason }))).then((given) => {
-    // A string is the session itself (it has no `session` of its own); anything else answers `{ session, expiresAt }`.
-    const { session = given, expiresAt } = Object(given) as Record<string, unknown>;
-    if (!sessionProblem(session))
-      return { session: session as string, expiresAt: expiryOf(expiresAt, "the provider's expiresAt") };
-  });
-}
-
-/**
- * The session values that a frame of the document has loaded. The service's sessions are single-use: the first load
- * spends one, so no frame is given one of these while a provider can give a new one. Kept on the document under a
- * registered symbol, so that two copies of the element on one page know what the other spent.
- */
-const SPENT = Symbol.for('svc-embed.spent');
-const spentIn = (doc: Document) => ((doc as unknown as Record<symbol, Set<string>>)[SPENT] ??= new Set());
-
 /** What the lifecycle reads of its element (svc-embed.ts, which drives it). */
 export interface Host extends ReactiveElement, EmbedUrlInput {
   title: string;
@@ -160,9 +105,9 @@ export interface Host extends ReactiveElement, EmbedUrlInput {
 }
 
 export class EmbedSession {
-  readonly #host: Host;
-  readonly #show: (status: SvcEmbedStatus, message?: string) => void;
-  #state: State = 'pending';
+  readonly _host: Host;
+  readonly _show: (status: SvcEmbedStatus, message?: string) => void;
+  _state: State = 'pending';
   /** The last status dispatched in `svc-status`. */
   status: SvcEmbedStatus = 'idle';
   /** The current session's frame: messages count only from its window (or `behind`'s), and actions go only to it. */
@@ -172,110 +117,110 @@ export class EmbedSession {
   /** The tenant origin of both. */
   origin = '';
   /** The frame in the shadow root: the current one once Lit's update has run. */
-  #shown?: HTMLIFrameElement;
+  _shown?: HTMLIFrameElement;
   /** The key (see keyOf) of the URL the element is on, to tell a host change from an unchanged write. */
-  #key?: string;
-  #readyDetail?: Ready;
-  #error?: SvcEmbedError;
+  _key?: string;
+  _readyDetail?: Ready;
+  _error?: SvcEmbedError;
   /** Commands held until the next ready. */
-  #queue: Array<[ActionType, object]> = [];
+  _queue: Array<[ActionType, object]> = [];
   /** The state to send, by property: its payload when valid, else what is wrong with it. */
   values: Partial<Record<StateKey, { payload?: object; problem?: string }>> = {};
   /** whenReady() and renewSession() callers; `renewal` ones also fail when nothing is left to load. */
-  #waiting: Array<{ resolve: (detail: Ready) => void; reject: (error: Error) => void; renewal?: boolean }> = [];
+  _waiting: Array<{ resolve: (detail: Ready) => void; reject: (error: Error) => void; renewal?: boolean }> = [];
   /**
    * A renewed session, the host's session value it stands in for, the origin it was renewed for and its expiry. The
    * host owns `src` and `session`; this is the element's own, and lasts while both the host's session value and the
    * embed URL's origin stay the ones it was renewed with: a credential never goes to another tenant.
    */
-  #renewed?: { replaced: string | null; session: string; origin: string; expiresAt?: number };
+  _renewed?: { replaced: string | null; session: string; origin: string; expiresAt?: number };
   /** The host session's expiry, and the host session value it belongs to. */
-  #hostExpiry?: { session: string | null; at?: number };
+  _hostExpiry?: { session: string | null; at?: number };
   /** Counts provider calls, so that only the answer to the latest one is used. */
-  #attempt = 0;
-  #lastAutoRenewal = -Infinity;
+  _attempt = 0;
+  _lastAutoRenewal = -Infinity;
   /** The last in-embed path the embed reported, and the one a renewal restores. */
-  #path?: string;
-  #restore?: string;
-  #timer?: ReturnType<typeof setTimeout>;
-  #observer?: IntersectionObserver;
+  _path?: string;
+  _restore?: string;
+  _timer?: ReturnType<typeof setTimeout>;
+  _observer?: IntersectionObserver;
   /** When the running wait began; 0 while none runs. */
-  #started?: number;
-  #loaded?: boolean;
+  _started?: number;
+  _loaded?: boolean;
   /** The window that said ready: another one in the current frame is a new document (Firefox, after a move). */
-  #win?: Window;
+  _win?: Window;
   /** svc-status details waiting to be dispatched while one is: listeners see the changes in the order they happened. */
-  #statuses?: object[];
-  #warned?: boolean;
+  _statuses?: object[];
+  _warned?: boolean;
   /**
    * The renewal ahead of expiry that runs, and its failed attempts. Its timer (the schedule, the provider's bound, the
-   * frame's) is `#timer`, which no wait for a ready uses while `ready`.
+   * frame's) is `_timer`, which no wait for a ready uses while `ready`.
    */
-  #ahead?: Ahead;
-  #failures = 0;
+  _ahead?: Ahead;
+  _failures = 0;
   /** When a failed renewal ahead may try again: the schedule never comes before it, however often it is derived. */
-  #retryAt = 0;
+  _retryAt = 0;
   /** Why the element is `renewing`, until the provider is asked (a load asks once connected, and near the viewport). */
-  #reason?: SvcSessionReason;
+  _reason?: SvcSessionReason;
   /** The session given for the next load (by the provider or `renewSession()`): loaded as given, even if spent. */
-  #given?: string;
+  _given?: string;
   /** The current frame's session, and whether a frame had loaded it before this one's load. */
-  #session?: string | null;
-  #reused?: boolean;
+  _session?: string | null;
+  _reused?: boolean;
   /** When the current session began (a host change, its frame made, the swap), in epoch ms. */
-  #loadedAt!: number;
+  _loadedAt!: number;
 
   constructor(host: Host, show: (status: SvcEmbedStatus, message?: string) => void) {
-    this.#host = host;
-    this.#show = show;
+    this._host = host;
+    this._show = show;
   }
 
   whenReady(): Promise<Ready> {
-    if (this.#state === 'ready') return Promise.resolve(this.#readyDetail!);
-    if (this.#state === 'error') return Promise.reject(this.#error!);
-    return this.#wait();
+    if (this._state === 'ready') return Promise.resolve(this._readyDetail!);
+    if (this._state === 'error') return Promise.reject(this._error!);
+    return this._wait();
   }
 
   /** `renewSession()`, its arguments checked by the element. */
   renew(session?: string): Promise<Ready> {
     // A renewal waiting for the provider, whichever started it, or a renewed session waiting for its ready.
-    const pending = this.#state === 'renewing' || this.#waiting.some((w) => w.renewal);
-    const done = this.#wait(true);
-    if (session !== undefined || !pending) this.#renew(session);
+    const pending = this._state === 'renewing' || this._waiting.some((w) => w.renewal);
+    const done = this._wait(true);
+    if (session !== undefined || !pending) this._renew(session);
     return done;
   }
 
   command(type: ActionType, payload: object, navigation?: boolean): void {
-    if (navigation) this.#restore = undefined;
-    if (this.#state === 'ready') this.#post(type, payload);
-    else this.#queue.push([type, payload]);
+    if (navigation) this._restore = undefined;
+    if (this._state === 'ready') this._post(type, payload);
+    else this._queue.push([type, payload]);
     // During a renewal ahead, the frame behind follows where the host sends the viewer, before it may take the place.
-    if (navigation && this.#ahead) {
-      this.#path = (payload as { path: string }).path;
-      this.#follow();
+    if (navigation && this._ahead) {
+      this._path = (payload as { path: string }).path;
+      follow(this);
     }
   }
 
   /** A state property changed to a valid value: to the visible frame when ready, and to a renewal's frame that is. */
   changed(action: ActionType, payload: object): void {
-    if (this.#state === 'ready') this.#post(action, payload);
-    if (this.#ahead?.ready) this.#post(action, payload, this.behind);
+    if (this._state === 'ready') this._post(action, payload);
+    if (this._ahead?.ready) this._post(action, payload, this.behind);
   }
 
   /** A URL property was assigned, by the host or from an attribute. */
   assigned(): void {
     // A host change wins, completely: the session and any renewal end, and what was held for them is dropped
     // (what was held while idle, or before the first URL, waits for the next session).
-    const key = keyOf(this.#resolve());
-    if (key === this.#key) return;
-    if (this.#key) this.#queue = [];
-    this.#key = key;
-    this.#loadedAt = Date.now();
-    this.#restore = undefined;
-    this.#end();
+    const key = keyOf(this._resolve());
+    if (key === this._key) return;
+    if (this._key) this._queue = [];
+    this._key = key;
+    this._loadedAt = Date.now();
+    this._restore = undefined;
+    this._end();
     // Nothing left to load is `idle` at once; a URL (or a refusal) is loaded by the update, `loading` meanwhile when
     // the element was `ready`.
-    this.#to(key ? 'pending' : 'idle');
+    this._to(key ? 'pending' : 'idle');
   }
 
   /**
@@ -283,17 +228,17 @@ export class EmbedSession {
    * The schedule is derived again: a write that changes nothing moves nothing.
    */
   expires(at: number | undefined): void {
-    this.#hostExpiry = { session: hostSession(this.#host), at };
-    this.schedule();
+    this._hostExpiry = { session: hostSession(this._host), at };
+    schedule(this);
   }
 
   /** Lit's update: a pending URL is loaded; a new ready timeout applies to the running wait. */
   update(timeoutChanged: boolean): void {
-    if (timeoutChanged && this.#started) this.#startTimer(this.#started);
-    if (this.#state === 'pending') this.#load();
-    const host = this.#host;
+    if (timeoutChanged && this._started) this._startTimer(this._started);
+    if (this._state === 'pending') this._load();
+    const host = this._host;
     for (const frame of [this.frame, this.behind]) if (frame) frame.title = host.title || 'Embedded analytics';
-    if (this.frame) this.#setLoading(this.frame);
+    if (this.frame) this._setLoading(this.frame);
   }
 
   /**
@@ -302,96 +247,96 @@ export class EmbedSession {
    * A listener may have changed the URL during the update (at its svc-status or svc-config-error): the next one loads it.
    */
   place(): void {
-    if (this.#shown !== this.frame && this.#state !== 'renewing') {
-      this.#shown?.remove();
-      if (this.frame) this.#host.renderRoot.prepend(this.frame);
-      this.#shown = this.frame;
-      this.#spend();
+    if (this._shown !== this.frame && this._state !== 'renewing') {
+      this._shown?.remove();
+      if (this.frame) this._host.renderRoot.prepend(this.frame);
+      this._shown = this.frame;
+      this._spend();
     }
-    if (this.#state === 'pending') this.#host.requestUpdate();
+    if (this._state === 'pending') this._host.requestUpdate();
   }
 
   connected(): void {
     // Re-inserted: the frame (re)loads and must say ready. Otherwise the wait (a renewal's, a load's provider call,
     // or a frame's not yet in the shadow root, when a listener re-inserted the element at its `loading`) is bounded
     // again.
-    if (this.frame && this.#shown === this.frame) {
+    if (this.frame && this._shown === this.frame) {
       // A frame that had loaded loads its session again.
-      this.#reused ||= spentIn(this.#host.ownerDocument).has(this.#session!);
-      this.#spend();
-      this.#to('loading');
-    } else this.#arm();
+      this._reused ||= spentIn(this._host.ownerDocument).has(this._session!);
+      this._spend();
+      this._to('loading');
+    } else this._arm();
   }
 
   disconnected(): void {
     // A frame taken out of the document unloads. Detached, no timer runs, and nothing is scheduled.
-    this.#cancel();
-    if (this.frame && this.#gone()) return;
-    if (this.#state === 'ready') this.#to('loading');
-    else this.#stopTimer();
+    cancel(this);
+    if (this.frame && this._gone()) return;
+    if (this._state === 'ready') this._to('loading');
+    else this._stopTimer();
   }
 
   /** A `moveBefore()`: Firefox starts a new document in a frame whose shadow root moved (its window is new at once). */
   moved(): void {
-    if (this.#state === 'ready' && this.frame!.contentWindow !== this.#win && !this.#gone()) {
-      this.#reused = true;
-      this.#to('loading');
+    if (this._state === 'ready' && this.frame!.contentWindow !== this._win && !this._gone()) {
+      this._reused = true;
+      this._to('loading');
     }
   }
 
   /** A validated event of the current frame, or of a renewal's frame behind it. */
   event(detail: AnyEventDetail, frameWindow: Window): void {
-    const host = this.#host;
+    const host = this._host;
     if (host.debug)
-      this.#log(
+      this._log(
         'event',
         detail.type,
         detail.type === 'svc:event:error'
-          ? { ...detail.payload, message: this.#redact(detail.payload.message) }
+          ? { ...detail.payload, message: this._redact(detail.payload.message) }
           : detail.payload,
       );
-    if (frameWindow !== this.frame?.contentWindow) return this.#behindEvent(detail);
+    if (frameWindow !== this.frame?.contentWindow) return behindEvent(this, detail);
     if (detail.type === 'svc:event:ready') {
-      this.#readyDetail = detail;
-      this.#win = frameWindow;
-      this.#to('ready');
+      this._readyDetail = detail;
+      this._win = frameWindow;
+      this._to('ready');
     } else if (detail.type === 'svc:event:view' || detail.type === 'svc:event:navigate') {
-      this.#path = detail.payload.path;
+      this._path = detail.payload.path;
       // The viewer moved on while a renewal restores the path behind: it follows.
-      this.#follow();
+      follow(this);
     }
     // A listener of the ready's svc-action or svc-status may have ended this session.
     if (frameWindow !== this.frame?.contentWindow) return;
-    this.#emit(domEventName(detail.type), detail);
+    this._emit(domEventName(detail.type), detail);
     // A listener may have changed the URL meanwhile: then this frame is no longer the current one.
     if (detail.type === 'svc:event:error' && detail.payload.fatal && frameWindow === this.frame?.contentWindow) {
       const { name = '', context = '', message } = detail.payload;
       const session = SESSION_ERROR.test(`${name} ${context}`);
-      if (!this.#provider() || !session) {
+      if (!this._provider() || !session) {
         // The embed stopped: commands wait for a ready again.
-        this.#to('error', {
+        this._to('error', {
           reason: 'embed-fatal-error',
-          message: this.#redact(message) + (session && this.#reused ? REUSED : ''),
+          message: this._redact(message) + (session && this._reused ? REUSED : ''),
         });
-      } else if (performance.now() - this.#lastAutoRenewal < 30000) {
+      } else if (performance.now() - this._lastAutoRenewal < 30000) {
         // A new session that expires at once again: no loop.
-        this.#fail();
+        this._fail();
       } else {
-        this.#lastAutoRenewal = performance.now();
-        this.#renew(undefined, 'refused');
+        this._lastAutoRenewal = performance.now();
+        this._renew(undefined, 'refused');
       }
     }
   }
 
   /** The host's provider, when it is one. */
-  #provider() {
-    const provider = this.#host.sessionProvider;
+  _provider() {
+    const provider = this._host.sessionProvider;
     return typeof provider == 'function' ? provider : undefined;
   }
 
   /** The ready timeout in force: `readyTimeout` when it is whole milliseconds within setTimeout's range. */
   timeout(): number {
-    const ms = this.#host.readyTimeout;
+    const ms = this._host.readyTimeout;
     return Number.isInteger(ms) && ms >= 0 && ms <= MAX_TIMEOUT ? ms : DEFAULT_TIMEOUT;
   }
 
@@ -399,25 +344,25 @@ export class EmbedSession {
    * The URL to load: the host's, with the renewed session standing in for the host's session while the host's
    * session value and the URL's origin are the ones it was renewed with; once either changes, it is dropped.
    */
-  #resolve() {
-    const renewed = this.#renewed;
-    const result = resolveEmbedUrl(this.#host, renewed?.session);
-    if (!renewed || (hostSession(this.#host) === renewed.replaced && originOf(result) === renewed.origin))
+  _resolve() {
+    const renewed = this._renewed;
+    const result = resolveEmbedUrl(this._host, renewed?.session);
+    if (!renewed || (hostSession(this._host) === renewed.replaced && originOf(result) === renewed.origin))
       return result;
-    this.#renewed = undefined;
-    return resolveEmbedUrl(this.#host);
+    this._renewed = undefined;
+    return resolveEmbedUrl(this._host);
   }
 
   /** The current session's expiry in epoch milliseconds, when it is known. */
-  #expiresAt() {
-    const renewed = this.#renewed;
-    const host = this.#hostExpiry;
-    return renewed ? renewed.expiresAt : host?.session === hostSession(this.#host) ? host?.at : undefined;
+  _expiresAt() {
+    const renewed = this._renewed;
+    const host = this._hostExpiry;
+    return renewed ? renewed.expiresAt : host?.session === hostSession(this._host) ? host?.at : undefined;
   }
 
   /** Makes a wait for the next ready (or error; or, for a renewal, idle). */
-  #wait(renewal?: boolean) {
-    return new Promise<Ready>((resolve, reject) => this.#waiting.push({ resolve, reject, renewal }));
+  _wait(renewal?: boolean) {
+    return new Promise<Ready>((resolve, reject) => this._waiting.push({ resolve, reject, renewal }));
   }
 
   /**
@@ -425,25 +370,25 @@ export class EmbedSession {
    * are bounded while connected), the state and held commands sent at `ready`, the schedule of a renewal ahead of
    * expiry (only while `ready`), the status, and the waiters.
    */
-  #to(state: State, detail: Detail = {}) {
-    this.#state = state;
-    this.#arm();
-    if (state === 'ready') this.#flush();
+  _to(state: State, detail: Detail = {}) {
+    this._state = state;
+    this._arm();
+    if (state === 'ready') this._flush();
     // Nothing more for a state that a listener (of an svc-action sent at ready) has left.
-    if (this.#state !== state) return;
-    this.#cancel();
+    if (this._state !== state) return;
+    cancel(this);
     if (state === 'ready') {
-      this.#failures = this.#retryAt = 0;
-      this.schedule();
+      this._failures = this._retryAt = 0;
+      schedule(this);
     }
-    if (state === 'error') this.#error = new SvcEmbedError(detail.reason!, detail.message!);
+    if (state === 'error') this._error = new SvcEmbedError(detail.reason!, detail.message!);
     // `pending` settles no one: the update decides.
-    for (const w of state === 'pending' ? [] : this.#waiting.splice(0)) {
-      if (state === 'ready') w.resolve(this.#readyDetail!);
-      else if (state === 'error') w.reject(this.#error!);
+    for (const w of state === 'pending' ? [] : this._waiting.splice(0)) {
+      if (state === 'ready') w.resolve(this._readyDetail!);
+      else if (state === 'error') w.reject(this._error!);
       // The host took the URL away: nothing is left to renew.
       else if (state === 'idle' && w.renewal) w.reject(new SvcEmbedError(RENEWAL_FAILED, NOT_RENEWED));
-      else this.#waiting.push(w);
+      else this._waiting.push(w);
     }
     // The status: `renewing` shows as `loading`, and so does `pending` after `ready` (a host change ends the ready
     // at the assignment); otherwise `pending` keeps the status until the update. `svc-status` fires when it changes.
@@ -454,17 +399,17 @@ export class EmbedSession {
         : state === 'pending'
           ? previous
           : state;
-    if (status === 'error') this.#show(status, detail.message);
+    if (status === 'error') this._show(status, detail.message);
     if (status === previous) return;
     this.status = status;
-    this.#show(status);
-    this.#log('status', status, detail.reason ?? '');
+    this._show(status);
+    this._log('status', status, detail.reason ?? '');
     // A change made by a listener of this svc-status is dispatched after it, to every listener in turn.
-    const queued = this.#statuses;
+    const queued = this._statuses;
     const change = { status, previous, ...detail };
     if (queued) return void queued.push(change);
-    for (const next of (this.#statuses = [change])) this.#emit('svc-status', next);
-    this.#statuses = undefined;
+    for (const next of (this._statuses = [change])) this._emit('svc-status', next);
+    this._statuses = undefined;
   }
 
   /**
@@ -473,35 +418,35 @@ export class EmbedSession {
    * session is spent never loads it again: the frame goes, and the provider is asked for the next load's session.
    * Returns whether it was.
    */
-  #gone() {
-    this.#restore = this.#path ?? this.#restore;
+  _gone() {
+    this._restore = this._path ?? this._restore;
     // A frame in the shadow root of an element that was connected has loaded.
-    if (!this.#provider() || this.#shown !== this.frame) return;
-    this.#shown!.remove();
-    this.#shown = undefined;
-    this.#renew(undefined, 'load');
+    if (!this._provider() || this._shown !== this.frame) return;
+    this._shown!.remove();
+    this._shown = undefined;
+    this._renew(undefined, 'load');
     return true;
   }
 
   /** The current frame, once in the document, has loaded its session: it is spent, for every element of the document. */
-  #spend() {
-    const host = this.#host;
-    if (this.#session && this.#shown === this.frame && host.isConnected) spentIn(host.ownerDocument).add(this.#session);
+  _spend() {
+    const host = this._host;
+    if (this._session && this._shown === this.frame && host.isConnected) spentIn(host.ownerDocument).add(this._session);
   }
 
   /**
    * Ends the current session's gate: nothing more is posted to its frame or accepted from it. Whether held
    * commands survive is the caller's choice.
    */
-  #end() {
+  _end() {
     this.frame = undefined;
     this.origin = '';
-    this.#path = undefined;
+    this._path = undefined;
   }
 
   /** A new frame for `url`: sandboxed, with a referrer policy of its own. */
-  #make(url: string) {
-    const host = this.#host;
+  _make(url: string) {
+    const host = this._host;
     const frame = host.ownerDocument.createElement('iframe');
     frame.setAttribute('sandbox', SANDBOX);
     frame.allow = 'fullscreen; clipboard-write';
@@ -509,100 +454,100 @@ export class EmbedSession {
     frame.referrerPolicy = 'strict-origin';
     frame.title = host.title || 'Embedded analytics';
     frame.src = url;
-    frame.addEventListener('load', () => frame === this.frame && (this.#loaded = true));
+    frame.addEventListener('load', () => frame === this.frame && (this._loaded = true));
     return frame;
   }
 
   /** `pending` → the host's URL (with any renewed session) in a new frame, or `idle`, or a refused configuration. */
-  #load() {
-    const result = this.#resolve();
-    this.#key = keyOf(result);
-    if (!result) return this.#to('idle');
+  _load() {
+    const result = this._resolve();
+    this._key = keyOf(result);
+    if (!result) return this._to('idle');
     if ('reason' in result) {
       console.error(result.message);
-      this.#emit('svc-config-error', result);
+      this._emit('svc-config-error', result);
       // Unless a listener has changed the URL meanwhile.
-      if (this.#key === result.reason) this.#to('error', { reason: 'config-error', message: result.message });
+      if (this._key === result.reason) this._to('error', { reason: 'config-error', message: result.message });
       return;
     }
     // A provider gives each load a session of its own, unless this one was given for it.
     const session = new URL(result.url).searchParams.get('session');
-    const reused = !!session && spentIn(this.#host.ownerDocument).has(session);
-    if (this.#provider() && session !== this.#given && (!session || reused)) return this.#renew(undefined, 'load');
-    this.#given = undefined;
-    this.#session = session;
-    this.#reused = reused;
-    const frame = this.#make(result.url);
+    const reused = !!session && spentIn(this._host.ownerDocument).has(session);
+    if (this._provider() && session !== this._given && (!session || reused)) return this._renew(undefined, 'load');
+    this._given = undefined;
+    this._session = session;
+    this._reused = reused;
+    const frame = this._make(result.url);
     frame.setAttribute('part', 'frame');
-    this.#setLoading(frame);
+    this._setLoading(frame);
     this.origin = result.origin;
     this.frame = frame;
-    this.#loadedAt = Date.now();
+    this._loadedAt = Date.now();
     // The mask costs a URL parse: only under debug.
-    if (this.#host.debug) this.#log('url', maskSessions(result.url));
-    this.#to('loading');
+    if (this._host.debug) this._log('url', maskSessions(result.url));
+    this._to('loading');
   }
 
   /**
    * `renewing`: the gate closes, and the session comes from the caller or from the provider, asked with `reason`:
-   * at once, or for a load, once connected (and near the viewport with `lazy`: see `#arm`).
+   * at once, or for a load, once connected (and near the viewport with `lazy`: see `_arm`).
    */
-  #renew(session?: string, reason: SvcSessionReason = 'manual') {
-    if (this.#state !== 'renewing') {
-      this.#restore = this.#path ?? this.#restore;
-      this.#end();
-      this.#reason = reason;
-      this.#to('renewing', reason == 'load' ? {} : { reason: 'session-renewal' });
+  _renew(session?: string, reason: SvcSessionReason = 'manual') {
+    if (this._state !== 'renewing') {
+      this._restore = this._path ?? this._restore;
+      this._end();
+      this._reason = reason;
+      this._to('renewing', reason == 'load' ? {} : { reason: 'session-renewal' });
       // A status listener changed the URL: that wins.
-      if ((this.#state as State) !== 'renewing') return;
-      if (session === undefined && reason != 'load') this.#ask();
+      if ((this._state as State) !== 'renewing') return;
+      if (session === undefined && reason != 'load') this._ask();
     }
-    if (session !== undefined) this.#apply({ session });
+    if (session !== undefined) this._apply({ session });
   }
 
   /** Asks the provider; only the answer to the latest call, while the element still waits for it, counts. */
-  #ask() {
-    const provider = this.#provider();
-    const reason = this.#reason!;
-    this.#reason = undefined;
+  _ask() {
+    const provider = this._provider();
+    const reason = this._reason!;
+    this._reason = undefined;
     // The provider went while a load waited: the session at hand is loaded, as without one.
-    if (!provider) return this.#apply();
-    const attempt = ++this.#attempt;
-    const current = () => attempt === this.#attempt && this.#state === 'renewing';
+    if (!provider) return this._apply();
+    const attempt = ++this._attempt;
+    const current = () => attempt === this._attempt && this._state === 'renewing';
     provide(provider, reason).then(
       (answer) => {
         if (!current()) return;
-        if (answer) this.#apply(answer);
-        else this.#fail();
+        if (answer) this._apply(answer);
+        else this._fail();
       },
-      () => current() && this.#fail(),
+      () => current() && this._fail(),
     );
   }
 
   /** `renewing` → `pending`: the session given stands in for the host's, and the next update loads it as given. */
-  #apply(answer?: NonNullable<Answer>) {
-    if (answer) this.#adopt(answer);
-    this.#given = answer?.session;
-    this.#to('pending');
-    this.#host.requestUpdate();
+  _apply(answer?: NonNullable<Answer>) {
+    if (answer) this._adopt(answer);
+    this._given = answer?.session;
+    this._to('pending');
+    this._host.requestUpdate();
   }
 
-  /** From now on, `answer`'s session stands in for the host's, on the origin it was renewed for (see `#resolve`). */
-  #adopt(answer: NonNullable<Answer>) {
-    const host = this.#host;
-    this.#renewed = { ...answer, replaced: hostSession(host), origin: originOf(resolveEmbedUrl(host, answer.session)) };
-    this.#key = keyOf(this.#resolve());
+  /** From now on, `answer`'s session stands in for the host's, on the origin it was renewed for (see `_resolve`). */
+  _adopt(answer: NonNullable<Answer>) {
+    const host = this._host;
+    this._renewed = { ...answer, replaced: hostSession(host), origin: originOf(resolveEmbedUrl(host, answer.session)) };
+    this._key = keyOf(this._resolve());
   }
 
-  #fail() {
-    this.#end();
-    this.#to('error', { reason: RENEWAL_FAILED, message: NOT_RENEWED });
+  _fail() {
+    this._end();
+    this._to('error', { reason: RENEWAL_FAILED, message: NOT_RENEWED });
     // Takes the old frame off view.
-    this.#host.requestUpdate();
+    this._host.requestUpdate();
   }
 
-  #setLoading(frame: HTMLIFrameElement) {
-    const loading = this.#host.loading;
+  _setLoading(frame: HTMLIFrameElement) {
+    const loading = this._host.loading;
     if (loading === 'lazy' || loading === 'eager') frame.loading = loading;
     else frame.removeAttribute('loading');
   }
@@ -612,44 +557,44 @@ export class EmbedSession {
    * (15 s when it is 0); a frame's, by the ready timeout, from when it comes into view with `lazy`. A load's provider
    * call is made now, or with `lazy`, once the element is near the viewport, where the browser would load its frame.
    */
-  #arm() {
-    this.#stopTimer();
-    const host = this.#host;
-    const state = this.#state;
-    const load = state === 'renewing' && this.#reason == 'load';
+  _arm() {
+    this._stopTimer();
+    const host = this._host;
+    const state = this._state;
+    const load = state === 'renewing' && this._reason == 'load';
     if (!host.isConnected || (state !== 'loading' && state !== 'renewing')) return;
-    this.#loaded = false;
+    this._loaded = false;
     const start = () => {
-      if (this.#reason == 'load') this.#ask();
-      this.#startTimer();
+      if (this._reason == 'load') this._ask();
+      this._startTimer();
     };
     if (host.loading === 'lazy' && (state === 'loading' || load) && typeof IntersectionObserver === 'function') {
-      this.#observer = new IntersectionObserver((entries) => entries.some((e) => e.isIntersecting) && start(), {
+      this._observer = new IntersectionObserver((entries) => entries.some((e) => e.isIntersecting) && start(), {
         rootMargin: load ? '1250px' : '',
       });
-      this.#observer.observe(host);
+      this._observer.observe(host);
     } else start();
   }
 
   /** (Re)starts the wait's timer: from now, or from `since` when the ready timeout changed during the wait. */
-  #startTimer(since?: number) {
-    clearTimeout(this.#timer);
-    const ms = this.#state === 'renewing' ? this.#bound() : this.timeout();
-    this.#started = since ?? performance.now();
-    if (ms) this.#timer = setTimeout(() => this.#timedOut(), since ? Math.max(0, ms - performance.now() + since) : ms);
+  _startTimer(since?: number) {
+    clearTimeout(this._timer);
+    const ms = this._state === 'renewing' ? bound(this) : this.timeout();
+    this._started = since ?? performance.now();
+    if (ms) this._timer = setTimeout(() => this._timedOut(), since ? Math.max(0, ms - performance.now() + since) : ms);
   }
 
-  #stopTimer() {
-    clearTimeout(this.#timer);
-    this.#started = 0;
-    this.#observer?.disconnect();
-    this.#observer = undefined;
+  _stopTimer() {
+    clearTimeout(this._timer);
+    this._started = 0;
+    this._observer?.disconnect();
+    this._observer = undefined;
   }
 
-  #timedOut() {
-    if (this.#state === 'renewing') return this.#fail();
-    const frameLoaded = this.#loaded;
-    const elapsedMs = Math.round(performance.now() - this.#started!);
+  _timedOut() {
+    if (this._state === 'renewing') return this._fail();
+    const frameLoaded = this._loaded;
+    const elapsedMs = Math.round(performance.now() - this._started!);
     // Chromium fires load for its own error page too, so "loaded" may still be a refused connection.
     const message = `${tag}: no ready in ${Math.round(elapsedMs / 1000)} s. ${
       frameLoaded
@@ -657,149 +602,7 @@ export class EmbedSession {
         : 'The frame never loaded: network, DNS or TLS failed, or the tenant is down.'
     }`;
     console.error(message);
-    this.#to('error', { reason: 'ready-timeout', message, frameLoaded, elapsedMs });
-  }
-
-  /**
-   * Schedules the renewal ahead of expiry, while `ready` and connected, with a provider and a known expiry: at the
-   * later of 80 % of the lifetime known at load and 60 s before expiry, never later than 5 s before it; after a failed
-   * attempt, not before its retry's time; and only while that is before expiry. Past expiry, the embed's fatal
-   * session error renews as it always did. Derived from the inputs each time: deriving it again changes nothing.
-   */
-  schedule(): void {
-    if (this.#ahead || this.#state !== 'ready') return;
-    clearTimeout(this.#timer);
-    const host = this.#host;
-    const expiresAt = this.#expiresAt();
-    if (!host.isConnected || !this.#provider() || !expiresAt) return;
-    const loaded = this.#loadedAt;
-    const at = Math.max(
-      this.#retryAt,
-      Math.min(Math.max(loaded + 0.8 * (expiresAt - loaded), expiresAt - 60000), expiresAt - 5000),
-    );
-    // Past expiry (or an expiry in seconds read as milliseconds, in 1970), the embed's fatal session error renews.
-    if (Math.max(at, Date.now()) >= expiresAt) return;
-    // A timer fires at once past 2^31 - 1 ms: a longer wait is done in steps.
-    this.#timer = setTimeout(
-      () => (Date.now() < at ? this.schedule() : this.#renewAhead()),
-      Math.min(at - Date.now(), MAX_TIMEOUT),
-    );
-  }
-
-  /** Asks for the next session ahead of expiry; each wait (the provider's, the frame's) is bounded by `#bound()`. */
-  #renewAhead() {
-    const ahead: Ahead = (this.#ahead = {});
-    const failed = (reason: SvcRenewalFailedReason) => () => this.#ahead === ahead && this.#failed(reason);
-    const bound = (reason: SvcRenewalFailedReason) => (this.#timer = setTimeout(failed(reason), this.#bound()));
-    bound('provider-timeout');
-    provide(this.#provider()!, 'ahead').then((answer) => {
-      if (this.#ahead !== ahead) return;
-      if (!answer) return failed('invalid-session')();
-      ahead.answer = answer;
-      // The host's URL, which is valid while ready, with the new session: same origin.
-      const frame = (this.behind = this.#make((resolveEmbedUrl(this.#host, answer.session) as { url: string }).url));
-      // Under the visible frame, at its size (the element's style sheet places an inert frame), and inert: out of
-      // the focus order and the accessibility tree. Never hidden: a frame that is not rendered is not painted (and
-      // browsers throttle it), so at the swap the viewer would see its first paint.
-      frame.inert = true;
-      this.#host.renderRoot.append(frame);
-      spentIn(this.#host.ownerDocument).add(answer.session);
-      clearTimeout(this.#timer);
-      bound('ready-timeout');
-    }, failed('provider-error'));
-  }
-
-  /** The bound of a wait for the provider, or for a renewal ahead's frame: the ready timeout, or 15 s when it is 0. */
-  #bound() {
-    return this.timeout() || DEFAULT_TIMEOUT;
-  }
-
-  /** An event of the frame behind: its ready, its view of the viewer's path and its loaded dashboard lead to the swap. */
-  #behindEvent(detail: AnyEventDetail) {
-    const ahead = this.#ahead!;
-    const { type } = detail;
-    if (type === 'svc:event:ready') {
-      ahead.ready = detail;
-      this.#flush(this.behind);
-      this.#follow();
-    } else if (type === 'svc:event:error' && detail.payload.fatal) return this.#failed('embed-fatal-error');
-    else if (!ahead.ready) return;
-    else if (type === 'svc:event:view') {
-      ahead.seen = detail.payload.path;
-      ahead.loaded = false;
-    } else if (type === 'svc:event:dashboard-loaded') ahead.loaded = ahead.seen !== undefined;
-    this.#ripe();
-  }
-
-  /**
-   * The swap, once the frame behind shows what the viewer sees and the host has painted twice since (so has the frame
-   * behind, under the visible one). It shows it when it is ready (with the state sent) and on the viewer's path (any,
-   * when there is none to restore), and on the `dashboard` surface, has its widgets rendered there.
-   */
-  #ripe() {
-    const ahead = this.#ahead!;
-    const shows = () => {
-      const path = this.#path && !pathProblem(this.#path) ? this.#path : undefined;
-      return (
-        ahead.ready && (!path || ahead.seen === path) && (ahead.ready.payload.surface != 'dashboard' || ahead.loaded)
-      );
-    };
-    if (!shows()) return;
-    const doc = this.#host.ownerDocument;
-    const view = doc.defaultView;
-    // Only the latest: the two frames count from the last event that made it show the viewer's place.
-    const swap = () => ahead.swap === swap && this.#ahead === ahead && shows() && this.#swap();
-    ahead.swap = swap;
-    // A hidden page paints nothing, and its animation frames wait until it is shown: nobody sees this swap.
-    if (!view || doc.hidden) swap();
-    else view.requestAnimationFrame(() => view.requestAnimationFrame(swap));
-  }
-
-  /** Navigates the frame behind, once it is ready, to the visible frame's path, unless it was sent there already. */
-  #follow() {
-    const ahead = this.#ahead;
-    const path = this.#path;
-    if (!ahead?.ready || !path || ahead.path === path || pathProblem(path)) return;
-    ahead.path = path;
-    this.#post('svc:action:navigate', { path }, this.behind);
-  }
-
-  /** The frame behind becomes the visible one, in one task: `status` stays `ready`; `svc-ready` fires for it. */
-  #swap() {
-    const { answer, ready } = this.#ahead!;
-    const old = this.frame!;
-    const frame = this.behind;
-    this.#ahead = this.behind = undefined;
-    this.#adopt(answer!);
-    this.frame = this.#shown = frame;
-    this.#win = frame!.contentWindow!;
-    this.#readyDetail = ready;
-    frame!.inert = false;
-    // A part only now: a host's ::part(frame) rule must not show the frame behind, or move it.
-    frame!.setAttribute('part', 'frame');
-    old.remove();
-    this.#session = answer!.session;
-    this.#reused = false;
-    this.#loadedAt = Date.now();
-    this.#failures = this.#retryAt = 0;
-    this.schedule();
-    this.#emit('svc-ready', ready!);
-  }
-
-  /** A renewal ahead failed: nothing changes on screen; a retry after 5 s, 10 s, 20 s … while the session lasts. */
-  #failed(reason: SvcRenewalFailedReason) {
-    this.#cancel();
-    const attempt = ++this.#failures;
-    this.#log('renewal failed', attempt, reason);
-    this.#retryAt = Date.now() + 5000 * 2 ** (attempt - 1);
-    this.schedule();
-    this.#emit('svc-session-renewal-failed', { attempt, reason, expiresAt: this.#expiresAt() });
-  }
-
-  /** Ends a renewal ahead of expiry: its frame goes, and its provider's answer is ignored (its timer: the caller's). */
-  #cancel() {
-    this.behind?.remove();
-    this.#ahead = this.behind = undefined;
+    this._to('error', { reason: 'ready-timeout', message, frameLoaded, elapsedMs });
   }
 
   /**
@@ -807,8 +610,8 @@ export class EmbedSession {
    * form a URL may quote it: percent-encoded, form-encoded (`+` for a space) and raw. Shorter ones cannot be told
    * apart from words.
    */
-  #redact(text: string) {
-    for (const session of [hostSession(this.#host), this.#renewed?.session, this.#ahead?.answer?.session]) {
+  _redact(text: string) {
+    for (const session of [hostSession(this._host), this._renewed?.session, this._ahead?.answer?.session]) {
       if (session && session.length >= 8 && !sessionProblem(session))
         for (const form of [encodeURIComponent(session), `${new URLSearchParams([['', session]])}`.slice(1), session])
           text = text.replaceAll(form, '…');
@@ -822,35 +625,35 @@ export class EmbedSession {
    * change dropped it (rule 3). To a renewal's frame `behind`, at its ready: the state only (no `svc-action`, so no
    * listener runs meanwhile).
    */
-  #flush(behind?: HTMLIFrameElement) {
+  _flush(behind?: HTMLIFrameElement) {
     const frame = this.frame;
-    const live = () => this.#state === 'ready' && this.frame === frame;
+    const live = () => this._state === 'ready' && this.frame === frame;
     for (const { key, action } of STATE) {
       const payload = this.values[key]?.payload;
       if (payload) {
         if (!behind && !live()) return;
-        this.#post(action, payload, behind);
+        this._post(action, payload, behind);
       }
     }
     if (behind) return;
     // After a renewal or a reload: back to where the viewer was, unless the host navigated since.
-    const restore = this.#restore;
+    const restore = this._restore;
     if (!live()) return;
-    this.#restore = undefined;
-    if (restore && !pathProblem(restore)) this.#post('svc:action:navigate', { path: restore });
-    while (this.#queue.length && live()) this.#post(...this.#queue.shift()!);
+    this._restore = undefined;
+    if (restore && !pathProblem(restore)) this._post('svc:action:navigate', { path: restore });
+    while (this._queue.length && live()) this._post(...this._queue.shift()!);
   }
 
   /**
    * Posts an action whose payload was checked when it was set or called (the state, navigate, the restored path), to
    * the current frame, or to a renewal's frame behind it (with no `svc-action`: that is not yet the host's embed).
    */
-  #post(type: ActionType, payload: object, to?: HTMLIFrameElement) {
+  _post(type: ActionType, payload: object, to?: HTMLIFrameElement) {
     const timestamp = Date.now();
-    const host = this.#host;
+    const host = this._host;
     const view = host.ownerDocument.defaultView;
-    if (view && view !== (globalThis as unknown) && !this.#warned) {
-      this.#warned = true;
+    if (view && view !== (globalThis as unknown) && !this._warned) {
+      this._warned = true;
       console.warn(`${tag}: embeds drop actions posted from a pop-out: load svc-embed in the pop-out`);
     }
     try {
@@ -864,17 +667,17 @@ export class EmbedSession {
       console.warn(`${tag}: could not send ${type}: ${(error as Error)?.name}`);
       return;
     }
-    this.#log(to ? 'action behind' : 'action', type, payload);
-    if (!to) this.#emit('svc-action', { type, payload, timestamp });
+    this._log(to ? 'action behind' : 'action', type, payload);
+    if (!to) this._emit('svc-action', { type, payload, timestamp });
   }
 
   /** Logs under `debug` (what it logs is cheap to make; the message path checks `debug` first). */
-  #log(...what: unknown[]) {
-    if (this.#host.debug) console.debug(tag, ...what);
+  _log(...what: unknown[]) {
+    if (this._host.debug) console.debug(tag, ...what);
   }
 
-  #emit(name: keyof SvcEmbedEventMap, detail: object) {
-    this.#host.dispatchEvent(new CustomEvent(name, { detail, bubbles: true, composed: true }));
+  _emit(name: keyof SvcEmbedEventMap, detail: object) {
+    this._host.dispatchEvent(new CustomEvent(name, { detail, bubbles: true, composed: true }));
   }
 }
 

@@ -3,7 +3,9 @@ import type { PropertyValues } from '@lit/reactive-element';
 import { SOURCE, isPlainObject, pathProblem, readEvent, sessionProblem } from '@svc-embed/protocol';
 import type { EmbedTheme } from '@svc-embed/protocol';
 import { resolveEmbedUrl } from './embed-url.js';
-import { EmbedSession, STATE, expiryOf, tag } from './session.js';
+import { EmbedSession, STATE } from './session.js';
+import { expiryOf, tag } from './provider.js';
+import { schedule } from './renewal.js';
 import { DEFAULT_TIMEOUT, MAX_TIMEOUT } from './limits.js';
 import type { SvcEmbedStatus, SvcEventDetail, SvcSessionProvider } from './events.js';
 
@@ -186,7 +188,7 @@ iframe{display:block;box-sizing:border-box;width:100%;height:100%;border:0}
    */
   declare sessionExpiresAt?: number | string | Date | null;
 
-  /** The session lifecycle: every transition, the frames and the renewal ahead of expiry (session.ts). */
+  /** The session lifecycle: every transition and the frames (session.ts), and the renewal ahead of expiry (renewal.ts). */
   readonly #life: EmbedSession = new EmbedSession(this, (status, message) => this.#show(status, message));
   /** The window whose `message` events this element listens to while connected. */
   #listening?: Window | null;
@@ -335,7 +337,7 @@ iframe{display:block;box-sizing:border-box;width:100%;height:100%;border:0}
           changed.get('sessionExpiresAt') !== this.sessionExpiresAt && 'session-expires-at',
         ),
       );
-    else if (changed.has('sessionProvider')) life.schedule();
+    else if (changed.has('sessionProvider')) schedule(life);
     life.update(timeout);
   }
 

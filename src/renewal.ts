@@ -1,0 +1,177 @@
+import { pathProblem } from '@svc-embed/protocol';
+import type { AnyEventDetail } from '@svc-embed/protocol';
+import { resolveEmbedUrl } from './embed-url.js';
+import type { SvcRenewalFailedReason } from './events.js';
+import { DEFAULT_TIMEOUT, MAX_TIMEOUT } from './limits.js';
+import { provide, spentIn } from './provider.js';
+import type { Answer } from './provider.js';
+import type { EmbedSession, Ready } from './session.js';
+
+/**
+ * The renewal ahead of expiry, beside the load lifecycle (session.ts), over that session's state. It runs beside
+ * `ready` and never changes it (no `svc-status`):
+ *
+ * | ahead | on | to |
+ * |---|---|---|
+ * | none | `ready` with a provider and a known expiry: the renewal time (or a retry's, if later) | `asking`: the provider (`ahead`), a call of this element's own |
+ * | `asking` | a session | `behind`: its frame loads under the visible one, rendered but covered by it, and inert |
+ * | `behind` | that frame says ready | `restoring`: the state, and a navigation to the visible frame's path, are sent to it |
+ * | `restoring` | it shows the visible frame's path: it viewed that path (any path, when there is none) and, on the `dashboard` surface, then said `dashboard-loaded`; `app` and `chat` have no such event, and show it at the view (at ready, when there is no path) | `painting`: two animation frames of the host (none while the page is hidden), counted from the latest such event |
+ * | `painting` | the frames passed, and it still shows the viewer's path | the swap, in one task: it becomes the visible frame, the old one goes, `svc-ready` fires; none |
+ * | `restoring`, `painting` | the visible frame moved on | `restoring`, navigated again |
+ * | `asking`, `behind`, `restoring`, `painting` | the provider fails, hangs or gives a bad session; the frame behind does not show the path within the ready timeout; a fatal error | none: the frame behind goes, `svc-session-renewal-failed`, a retry in 5 s, 10 s, 20 s … while the session lasts |
+ * | any | leaving `ready` (a host change, disconnection, `renewSession()`, a fatal error) | none, with no schedule |
+ *
+ */
+
+/**
+ * A renewal ahead of expiry: its session once there is one (its frame is `behind`), its ready, the path sent to it,
+ * the path it last viewed, whether it reported `dashboard-loaded` since, and the swap that waits for a paint.
+ */
+export interface Ahead {
+  answer?: NonNullable<Answer>;
+  ready?: Ready;
+  path?: string;
+  seen?: string;
+  loaded?: boolean;
+  swap?: () => void;
+}
+
+/**
+ * Schedules the renewal ahead of expiry, while `ready` and connected, with a provider and a known expiry: at the
+ * later of 80 % of the lifetime known at load and 60 s before expiry, never later than 5 s before it; after a failed
+ * attempt, not before its retry's time; and only while that is before expiry. Past expiry, the embed's fatal
+ * session error renews as it always did. Derived from the inputs each time: deriving it again changes nothing.
+ */
+export function schedule(s: EmbedSession): void {
+  if (s._ahead || s._state !== 'ready') return;
+  clearTimeout(s._timer);
+  const host = s._host;
+  const expiresAt = s._expiresAt();
+  if (!host.isConnected || !s._provider() || !expiresAt) return;
+  const loaded = s._loadedAt;
+  const at = Math.max(
+    s._retryAt,
+    Math.min(Math.max(loaded + 0.8 * (expiresAt - loaded), expiresAt - 60000), expiresAt - 5000),
+  );
+  // Past expiry (or an expiry in seconds read as milliseconds, in 1970), the embed's fatal session error renews.
+  if (Math.max(at, Date.now()) >= expiresAt) return;
+  // A timer fires at once past 2^31 - 1 ms: a longer wait is done in steps.
+  s._timer = setTimeout(() => (Date.now() < at ? schedule(s) : renewAhead(s)), Math.min(at - Date.now(), MAX_TIMEOUT));
+}
+
+/** Asks for the next session ahead of expiry; each wait (the provider's, the frame's) is bounded by `_bound()`. */
+export function renewAhead(s: EmbedSession) {
+  const ahead: Ahead = (s._ahead = {});
+  const fail = (reason: SvcRenewalFailedReason) => () => s._ahead === ahead && failed(s, reason);
+  const bounded = (reason: SvcRenewalFailedReason) => (s._timer = setTimeout(fail(reason), bound(s)));
+  bounded('provider-timeout');
+  provide(s._provider()!, 'ahead').then((answer) => {
+    if (s._ahead !== ahead) return;
+    if (!answer) return fail('invalid-session')();
+    ahead.answer = answer;
+    // The host's URL, which is valid while ready, with the new session: same origin.
+    const frame = (s.behind = s._make((resolveEmbedUrl(s._host, answer.session) as { url: string }).url));
+    // Under the visible frame, at its size (the element's style sheet places an inert frame), and inert: out of
+    // the focus order and the accessibility tree. Never hidden: a frame that is not rendered is not painted (and
+    // browsers throttle it), so at the swap the viewer would see its first paint.
+    frame.inert = true;
+    s._host.renderRoot.append(frame);
+    spentIn(s._host.ownerDocument).add(answer.session);
+    clearTimeout(s._timer);
+    bounded('ready-timeout');
+  }, fail('provider-error'));
+}
+
+/** The bound of a wait for the provider, or for a renewal ahead's frame: the ready timeout, or 15 s when it is 0. */
+export function bound(s: EmbedSession) {
+  return s.timeout() || DEFAULT_TIMEOUT;
+}
+
+/** An event of the frame behind: its ready, its view of the viewer's path and its loaded dashboard lead to the swap. */
+export function behindEvent(s: EmbedSession, detail: AnyEventDetail) {
+  const ahead = s._ahead!;
+  const { type } = detail;
+  if (type === 'svc:event:ready') {
+    ahead.ready = detail;
+    s._flush(s.behind);
+    follow(s);
+  } else if (type === 'svc:event:error' && detail.payload.fatal) return failed(s, 'embed-fatal-error');
+  else if (!ahead.ready) return;
+  else if (type === 'svc:event:view') {
+    ahead.seen = detail.payload.path;
+    ahead.loaded = false;
+  } else if (type === 'svc:event:dashboard-loaded') ahead.loaded = ahead.seen !== undefined;
+  ripe(s);
+}
+
+/**
+ * The swap, once the frame behind shows what the viewer sees and the host has painted twice since (so has the frame
+ * behind, under the visible one). It shows it when it is ready (with the state sent) and on the viewer's path (any,
+ * when there is none to restore), and on the `dashboard` surface, has its widgets rendered there.
+ */
+export function ripe(s: EmbedSession) {
+  const ahead = s._ahead!;
+  const shows = () => {
+    const path = s._path && !pathProblem(s._path) ? s._path : undefined;
+    return (
+      ahead.ready && (!path || ahead.seen === path) && (ahead.ready.payload.surface != 'dashboard' || ahead.loaded)
+    );
+  };
+  if (!shows()) return;
+  const doc = s._host.ownerDocument;
+  const view = doc.defaultView;
+  // Only the latest: the two frames count from the last event that made it show the viewer's place.
+  const go = () => ahead.swap === go && s._ahead === ahead && shows() && swap(s);
+  ahead.swap = go;
+  // A hidden page paints nothing, and its animation frames wait until it is shown: nobody sees this swap.
+  if (!view || doc.hidden) go();
+  else view.requestAnimationFrame(() => view.requestAnimationFrame(go));
+}
+
+/** Navigates the frame behind, once it is ready, to the visible frame's path, unless it was sent there already. */
+export function follow(s: EmbedSession) {
+  const ahead = s._ahead;
+  const path = s._path;
+  if (!ahead?.ready || !path || ahead.path === path || pathProblem(path)) return;
+  ahead.path = path;
+  s._post('svc:action:navigate', { path }, s.behind);
+}
+
+/** The frame behind becomes the visible one, in one task: `status` stays `ready`; `svc-ready` fires for it. */
+export function swap(s: EmbedSession) {
+  const { answer, ready } = s._ahead!;
+  const old = s.frame!;
+  const frame = s.behind;
+  s._ahead = s.behind = undefined;
+  s._adopt(answer!);
+  s.frame = s._shown = frame;
+  s._win = frame!.contentWindow!;
+  s._readyDetail = ready;
+  frame!.inert = false;
+  // A part only now: a host's ::part(frame) rule must not show the frame behind, or move it.
+  frame!.setAttribute('part', 'frame');
+  old.remove();
+  s._session = answer!.session;
+  s._reused = false;
+  s._loadedAt = Date.now();
+  s._failures = s._retryAt = 0;
+  schedule(s);
+  s._emit('svc-ready', ready!);
+}
+
+/** A renewal ahead failed: nothing changes on screen; a retry after 5 s, 10 s, 20 s … while the session lasts. */
+export function failed(s: EmbedSession, reason: SvcRenewalFailedReason) {
+  cancel(s);
+  const attempt = ++s._failures;
+  s._log('renewal failed', attempt, reason);
+  s._retryAt = Date.now() + 5000 * 2 ** (attempt - 1);
+  schedule(s);
+  s._emit('svc-session-renewal-failed', { attempt, reason, expiresAt: s._expiresAt() });
+}
+
+/** Ends a renewal ahead of expiry: its frame goes, and its provider's answer is ignored (its timer: the caller's). */
+export function cancel(s: EmbedSession) {
+  s.behind?.remove();
+  s._ahead = s.behind = undefined;
+}
