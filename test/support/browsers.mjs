@@ -3,6 +3,17 @@
 // installed is reported, so that a suite can skip it by name.
 import { existsSync } from 'node:fs';
 import puppeteer from 'puppeteer-core';
+import { BrowsingContext } from 'puppeteer-core/internal/bidi/core/BrowsingContext.js';
+
+// Firefox ESR 140 (Debian's today) has no `emulation.setScreenOrientationOverride`, which puppeteer-core 24 sends with
+// every setViewport (the test runner sets one per page): without this, no page opens in Firefox. An unknown command
+// is tolerated here, as puppeteer itself tolerates it for the touch override sent beside it; any other error stands.
+const orientation = BrowsingContext.prototype.setScreenOrientationOverride;
+BrowsingContext.prototype.setScreenOrientationOverride = function (...args) {
+  return orientation.apply(this, args).catch((error) => {
+    if (!/unknown command|unsupported operation/.test(String(error?.message))) throw error;
+  });
+};
 
 export const CHROME_PATH = process.env.CHROME_PATH || '/usr/lib/chromium/chromium';
 export const FIREFOX_PATH = process.env.FIREFOX_PATH || '/usr/bin/firefox-esr';
