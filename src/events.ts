@@ -26,7 +26,7 @@ export type SvcEmbedStatus = 'idle' | 'loading' | 'ready' | 'error';
  * `loading` that a session renewal makes. Codes are API; messages are not.
  */
 export type SvcStatusReason =
-  'config-error' | 'ready-timeout' | 'embed-fatal-error' | 'session-renewal' | 'session-renewal-failed';
+  'config-error' | 'ready-timeout' | 'embed-fatal-error' | 'session-renewal' | 'session-renewal-failed' | 'setup-error';
 
 /** Detail of `svc-status`. */
 export interface SvcStatusDetail {
@@ -52,6 +52,11 @@ export interface SvcSessionAnswer {
   session: string;
   /** When it expires: epoch milliseconds, an ISO 8601 date-time or a `Date`. */
   expiresAt?: number | string | Date;
+  /**
+   * When it expires, in seconds from now: unlike `expiresAt`, right whatever the viewer's clock says. Recommended;
+   * with both, `expiresIn` wins.
+   */
+  expiresIn?: number;
 }
 
 /**
@@ -61,9 +66,15 @@ export interface SvcSessionAnswer {
  */
 export type SvcSessionReason = 'load' | 'ahead' | 'refused' | 'manual';
 
-/** The one argument of a `sessionProvider` call. */
+/** The one argument of a `sessionProvider` call: why, and for which embed (a host of several tenants answers for it). */
 export interface SvcSessionRequest {
   reason: SvcSessionReason;
+  /** The tenant origin the session will be loaded on; an answer is only ever loaded there. */
+  origin: string;
+  /** The surface of the embed URL: `dashboard`, `app` or `chat` (or the URL's first path segment after `/embed/`). */
+  surface: string;
+  /** The dashboard's public id, on the `dashboard` surface. */
+  publicId?: string;
 }
 
 /**
@@ -74,7 +85,7 @@ export type SvcSessionProvider = (request: SvcSessionRequest) => Promise<string 
 
 /** Why a renewal ahead of expiry failed. Codes are API. */
 export type SvcRenewalFailedReason =
-  'provider-error' | 'provider-timeout' | 'invalid-session' | 'ready-timeout' | 'embed-fatal-error';
+  'provider-error' | 'provider-timeout' | 'invalid-session' | 'ready-timeout' | 'embed-error' | 'embed-fatal-error';
 
 /** Detail of `svc-session-renewal-failed`: one failed attempt of a renewal ahead of expiry. It never holds a session. */
 export interface SvcSessionRenewalFailedDetail {
@@ -83,6 +94,8 @@ export interface SvcSessionRenewalFailedDetail {
   reason: SvcRenewalFailedReason;
   /** The current session's expiry, in epoch milliseconds. */
   expiresAt: number;
+  /** What was wrong, when there is more to say than the reason: a spent session's answer says it was already loaded. */
+  message?: string;
 }
 
 /** Every DOM event `<svc-embed>` dispatches, by name. All bubble and are composed. */

@@ -3,7 +3,7 @@ import type { AnyEventDetail } from '@svc-embed/protocol';
 import { resolveEmbedUrl } from './embed-url.js';
 import type { SvcRenewalFailedReason } from './events.js';
 import { DEFAULT_TIMEOUT, MAX_TIMEOUT } from './limits.js';
-import { provide, spentIn } from './provider.js';
+import { provide, spend, spent, SPENT_ANSWER, tag } from './provider.js';
 import type { Answer } from './provider.js';
 import type { EmbedSession, Ready } from './session.js';
 
@@ -13,13 +13,14 @@ import type { EmbedSession, Ready } from './session.js';
  *
  * | ahead | on | to |
  * |---|---|---|
- * | none | `ready` with a provider and a known expiry: the renewal time (or a retry's, if later) | `asking`: the provider (`ahead`), a call of this element's own |
+ * | none | `ready` with a provider and a known expiry of more than 5 s: the renewal time (see `schedule`; a retry's, if later) | `asking`: the provider (`ahead`), a call of this element's own |
  * | `asking` | a session | `behind`: its frame loads under the visible one, rendered but covered by it, and inert |
  * | `behind` | that frame says ready | `restoring`: the state, and a navigation to the visible frame's path, are sent to it |
- * | `restoring` | it shows the visible frame's path: it viewed that path (any path, when there is none) and, on the `dashboard` surface, then said `dashboard-loaded`; `app` and `chat` have no such event, and show it at the view (at ready, when there is no path) | `painting`: two animation frames of the host (none while the page is hidden), counted from the latest such event |
+ * | `restoring` | it shows the visible frame's path: it viewed that path (any path, when there is none) and, on the `dashboard` surface, then said `dashboard-loaded`; `app` and `chat` have no such event, and show it at the view (at ready, when there is no path); from the last moment (2 s before expiry), the view is enough | `waiting`: until the viewer is not busy (see `busy`), or the last moment |
+ * | `waiting` | the viewer is not busy, or the last moment | `painting`: two animation frames of the host (none while the page is hidden), counted from the latest such event |
  * | `painting` | the frames passed, and it still shows the viewer's path | the swap, in one task: it becomes the visible frame, the old one goes, `svc-ready` fires; none |
  * | `restoring`, `painting` | the visible frame moved on | `restoring`, navigated again |
- * | `asking`, `behind`, `restoring`, `painting` | the provider fails, hangs or gives a bad session; the frame behind does not show the path within the ready timeout; a fatal error | none: the frame behind goes, `svc-session-renewal-failed`, a retry in 5 s, 10 s, 20 s … while the session lasts |
+ * | `asking`, `behind`, `restoring`, `waiting`, `painting` | the provider fails, hangs or gives a bad or spent session; the frame behind does not show the path within the ready timeout (or twice the render time, when longer); it reports any error | none: the frame behind goes, `svc-session-renewal-failed`, a retry in 5 s, 10 s, 20 s … while the session lasts |
  * | any | leaving `ready` (a host change, disconnection, `renewSession()`, a fatal error) | none, with no schedule |
  *
  */
@@ -35,13 +36,20 @@ export interface Ahead {
   seen?: string;
   loaded?: boolean;
   swap?: () => void;
+  /** When its frame was made (`performance.now()`), to measure its render. */
+  made?: number;
 }
+
+/** The last moment: past it, the swap waits neither for the viewer nor for the dashboard's widgets. */
+const LAST = 2000;
 
 /**
  * Schedules the renewal ahead of expiry, while `ready` and connected, with a provider and a known expiry: at the
- * later of 80 % of the lifetime known at load and 60 s before expiry, never later than 5 s before it; after a failed
- * attempt, not before its retry's time; and only while that is before expiry. Past expiry, the embed's fatal
- * session error renews as it always did. Derived from the inputs each time: deriving it again changes nothing.
+ * later of 80 % of the lifetime known at load and 60 s before expiry, never later than 5 s before it, nor later than
+ * 10 s plus twice the time the visible frame took to render before it; never sooner than 5 s after the load (a
+ * session of 5 s or less is not renewed ahead: it warns once); after a failed attempt, not before its retry's time;
+ * and only while that is before expiry. Past expiry, the embed's fatal session error renews as it always did. Derived
+ * from the inputs each time: deriving it again changes nothing.
  */
 export function schedule(s: EmbedSession): void {
   if (s._ahead || s._state !== 'ready') return;
@@ -50,9 +58,19 @@ export function schedule(s: EmbedSession): void {
   const expiresAt = s._expiresAt();
   if (!host.isConnected || !s._provider() || !expiresAt) return;
   const loaded = s._loadedAt;
+  if (expiresAt - loaded <= 5000) {
+    // (One that had expired when it loaded is no short session: the embed's fatal session error renews it.)
+    if (!s._short && expiresAt > loaded) console.warn(`${tag}: a session of 5 s or less is not renewed ahead`);
+    return void (s._short ||= expiresAt > loaded);
+  }
   const at = Math.max(
     s._retryAt,
-    Math.min(Math.max(loaded + 0.8 * (expiresAt - loaded), expiresAt - 60000), expiresAt - 5000),
+    loaded + 5000,
+    Math.min(
+      Math.max(loaded + 0.8 * (expiresAt - loaded), expiresAt - 60000),
+      expiresAt - 5000,
+      expiresAt - 10000 - 2 * s._rendered,
+    ),
   );
   // Past expiry (or an expiry in seconds read as milliseconds, in 1970), the embed's fatal session error renews.
   if (Math.max(at, Date.now()) >= expiresAt) return;
@@ -60,15 +78,23 @@ export function schedule(s: EmbedSession): void {
   s._timer = setTimeout(() => (Date.now() < at ? schedule(s) : renewAhead(s)), Math.min(at - Date.now(), MAX_TIMEOUT));
 }
 
-/** Asks for the next session ahead of expiry; each wait (the provider's, the frame's) is bounded by `_bound()`. */
-export function renewAhead(s: EmbedSession) {
+/**
+ * Asks for the next session ahead of expiry; each wait (the provider's, the frame's) is bounded by `bound()`, the
+ * frame's by twice the visible frame's render time when that is longer. A spent answer is never loaded.
+ */
+function renewAhead(s: EmbedSession) {
   const ahead: Ahead = (s._ahead = {});
-  const fail = (reason: SvcRenewalFailedReason) => () => s._ahead === ahead && failed(s, reason);
-  const bounded = (reason: SvcRenewalFailedReason) => (s._timer = setTimeout(fail(reason), bound(s)));
-  bounded('provider-timeout');
-  provide(s._provider()!, 'ahead').then((answer) => {
+  const fail = (reason: SvcRenewalFailedReason, message?: string) => () =>
+    s._ahead === ahead && failed(s, reason, message);
+  const bounded = (reason: SvcRenewalFailedReason, ms: number) => (s._timer = setTimeout(fail(reason), ms));
+  bounded('provider-timeout', bound(s));
+  const view = s._host.ownerDocument.defaultView;
+  const to = s._target();
+  provide(s._provider()!, 'ahead', to).then((answer) => {
     if (s._ahead !== ahead) return;
-    if (!answer) return fail('invalid-session')();
+    // A session of another origin, or one a frame of the app loaded already, is never loaded.
+    if (!answer || to.origin !== s.origin) return fail('invalid-session')();
+    if (spent(view, to.origin, answer.session)) return fail('invalid-session', SPENT_ANSWER)();
     ahead.answer = answer;
     // The host's URL, which is valid while ready, with the new session: same origin.
     const frame = (s.behind = s._make((resolveEmbedUrl(s._host, answer.session) as { url: string }).url));
@@ -76,10 +102,11 @@ export function renewAhead(s: EmbedSession) {
     // the focus order and the accessibility tree. Never hidden: a frame that is not rendered is not painted (and
     // browsers throttle it), so at the swap the viewer would see its first paint.
     frame.inert = true;
+    ahead.made = performance.now();
     s._host.renderRoot.append(frame);
-    spentIn(s._host.ownerDocument).add(answer.session);
+    spend(view, to.origin, answer.session);
     clearTimeout(s._timer);
-    bounded('ready-timeout');
+    bounded('ready-timeout', Math.max(bound(s), 2 * s._rendered));
   }, fail('provider-error'));
 }
 
@@ -88,7 +115,10 @@ export function bound(s: EmbedSession) {
   return s.timeout() || DEFAULT_TIMEOUT;
 }
 
-/** An event of the frame behind: its ready, its view of the viewer's path and its loaded dashboard lead to the swap. */
+/**
+ * An event of the frame behind: its ready, its view of the viewer's path and its loaded dashboard lead to the swap.
+ * Any error it reports (a query that failed, too) fails the attempt: it is never swapped in.
+ */
 export function behindEvent(s: EmbedSession, detail: AnyEventDetail) {
   const ahead = s._ahead!;
   const { type } = detail;
@@ -96,29 +126,49 @@ export function behindEvent(s: EmbedSession, detail: AnyEventDetail) {
     ahead.ready = detail;
     s._flush(s.behind);
     follow(s);
-  } else if (type === 'svc:event:error' && detail.payload.fatal) return failed(s, 'embed-fatal-error');
+  } else if (type === 'svc:event:error') return failed(s, detail.payload.fatal ? 'embed-fatal-error' : 'embed-error');
   else if (!ahead.ready) return;
   else if (type === 'svc:event:view') {
     ahead.seen = detail.payload.path;
     ahead.loaded = false;
-  } else if (type === 'svc:event:dashboard-loaded') ahead.loaded = ahead.seen !== undefined;
+  } else if (type === 'svc:event:dashboard-loaded') {
+    ahead.loaded = ahead.seen !== undefined;
+    s._rendered = Math.max(s._rendered, performance.now() - ahead.made!);
+  }
   ripe(s);
 }
 
 /**
- * The swap, once the frame behind shows what the viewer sees and the host has painted twice since (so has the frame
- * behind, under the visible one). It shows it when it is ready (with the state sent) and on the viewer's path (any,
- * when there is none to restore), and on the `dashboard` surface, has its widgets rendered there.
+ * Whether the viewer is busy in the visible frame, which a swap would disturb (it cannot carry what the protocol does
+ * not: a half-typed question, a chat's transcript, the scroll position): focus is in the frame, the viewer navigated,
+ * drilled down, downloaded or asked the AI in the last 5 s, or a chat conversation is open.
+ */
+const busy = (s: EmbedSession) =>
+  (s._host.renderRoot as ShadowRoot).activeElement === s.frame || performance.now() - s._touched < 5000;
+
+/**
+ * The swap, once the frame behind shows what the viewer sees, the viewer is not busy, and the host has painted twice
+ * since (so has the frame behind, under the visible one). It shows it when it is ready (with the state sent) and on
+ * the viewer's path (any, when there is none to restore), and on the `dashboard` surface, has its widgets rendered
+ * there. From the last moment (2 s before expiry), neither the widgets nor the viewer are waited for: a loading widget
+ * is better than an expired embed.
  */
 export function ripe(s: EmbedSession) {
   const ahead = s._ahead!;
+  const late = () => Date.now() >= s._expiresAt()! - LAST;
   const shows = () => {
     const path = s._path && !pathProblem(s._path) ? s._path : undefined;
     return (
-      ahead.ready && (!path || ahead.seen === path) && (ahead.ready.payload.surface != 'dashboard' || ahead.loaded)
+      ahead.ready &&
+      (!path || ahead.seen === path) &&
+      (ahead.ready.payload.surface != 'dashboard' || ahead.loaded || late())
     );
   };
-  if (!shows()) return;
+  clearTimeout(s._poll);
+  if (!ahead.ready) return;
+  // Until it shows the viewer's place, the frame behind's bound runs; then it waits for the viewer, or the last moment.
+  if (shows()) clearTimeout(s._timer);
+  if (!shows() || (busy(s) && !late())) return void (s._poll = setTimeout(() => s._ahead === ahead && ripe(s), 1000));
   const doc = s._host.ownerDocument;
   const view = doc.defaultView;
   // Only the latest: the two frames count from the last event that made it show the viewer's place.
@@ -139,11 +189,11 @@ export function follow(s: EmbedSession) {
 }
 
 /** The frame behind becomes the visible one, in one task: `status` stays `ready`; `svc-ready` fires for it. */
-export function swap(s: EmbedSession) {
+function swap(s: EmbedSession) {
   const { answer, ready } = s._ahead!;
   const old = s.frame!;
   const frame = s.behind;
-  s._ahead = s.behind = undefined;
+  cancel(s, true);
   s._adopt(answer!);
   s.frame = s._shown = frame;
   s._win = frame!.contentWindow!;
@@ -155,23 +205,27 @@ export function swap(s: EmbedSession) {
   s._session = answer!.session;
   s._reused = false;
   s._loadedAt = Date.now();
-  s._failures = s._retryAt = 0;
+  s._touched = s._failures = s._retryAt = 0;
   schedule(s);
   s._emit('svc-ready', ready!);
 }
 
 /** A renewal ahead failed: nothing changes on screen; a retry after 5 s, 10 s, 20 s … while the session lasts. */
-export function failed(s: EmbedSession, reason: SvcRenewalFailedReason) {
+function failed(s: EmbedSession, reason: SvcRenewalFailedReason, message?: string) {
   cancel(s);
   const attempt = ++s._failures;
   s._log('renewal failed', attempt, reason);
   s._retryAt = Date.now() + 5000 * 2 ** (attempt - 1);
   schedule(s);
-  s._emit('svc-session-renewal-failed', { attempt, reason, expiresAt: s._expiresAt() });
+  s._emit('svc-session-renewal-failed', { attempt, reason, expiresAt: s._expiresAt(), ...(message && { message }) });
 }
 
-/** Ends a renewal ahead of expiry: its frame goes, and its provider's answer is ignored (its timer: the caller's). */
-export function cancel(s: EmbedSession) {
-  s.behind?.remove();
+/**
+ * Ends a renewal ahead of expiry: its frame goes (unless it is `kept`, at the swap), and its provider's answer is
+ * ignored (its timer: the caller's).
+ */
+export function cancel(s: EmbedSession, kept?: boolean) {
+  if (!kept) s.behind?.remove();
+  clearTimeout(s._poll);
   s._ahead = s.behind = undefined;
 }

@@ -2,7 +2,7 @@ import { colorSchemeProblem, domEventName, filterProblem, localeProblem, pathPro
 import { sessionProblem, SOURCE, themeProblem } from '@svc-embed/protocol';
 import { behindEvent, bound, cancel, follow, schedule } from './renewal.js';
 import type { Ahead } from './renewal.js';
-import { provide, spentIn, tag } from './provider.js';
+import { provide, spend, spent, SPENT_ANSWER, tag, target } from './provider.js';
 import type { Answer } from './provider.js';
 import type { ActionType, AnyEventDetail } from '@svc-embed/protocol';
 import { hostSession, resolveEmbedUrl } from './embed-url.js';
@@ -33,12 +33,15 @@ import type { ReactiveElement } from '@lit/reactive-element';
  * | `pending` | Lit's update | `idle` (no URL), `error` (`config-error`) or `loading` (a new frame) |
  * | any with a URL | `renewSession()` (`manual`), a fatal session error with a provider (`refused`) | `renewing`: the gate closes, the old frame stays on view |
  * | `renewing` | `load`: connected (and near the viewport with `lazy`) | `renewing`: the provider is asked |
- * | `renewing` | a session (given, or from the provider) | `pending`, with that session standing in for the host's, loaded as given |
- * | `renewing` | the provider fails, returns a bad session, or outlasts the ready timeout | `error` (`session-renewal-failed`) |
+ * | `renewing` | a session (given, or from the provider, unless spent on the origin asked for) | `pending`, with that session standing in for the host's, loaded as given |
+ * | `renewing` | the provider answers a spent session | `renewing`, asked once more; a second spent answer: `error` (`session-renewal-failed`) |
+ * | `renewing` | the provider fails, returns a bad session, or outlasts the ready timeout, while connected | `error` (`session-renewal-failed`); for a load, a retry in 5 s, 10 s, 20 s … (≤ 5 min), during which a late answer is still taken |
+ * | `renewing` | the same, while detached | `renewing`: the provider is asked again at connection |
+ * | `error`, waiting to retry a load | the retry's time, or re-insertion | `renewing` (`load`) |
  * | `loading`, `ready`, `error` | the current frame says ready | `ready`: the state, the restored path and the held commands are sent |
  * | `loading` | the ready timer | `error` (`ready-timeout`) |
  * | `loading`, `ready`, `error` | a fatal embed error that a new session cannot fix | `error` (`embed-fatal-error`) |
- * | any with a frame that loaded, and a provider | disconnection, or a move that gives the frame a new document (Firefox) | `renewing` (`load`): the frame goes, its session is spent; the viewer's path of now is restored at ready |
+ * | any with a frame that loaded, and a provider | disconnection, or a move that gives the frame a new document (Firefox; loading or ready) | `renewing` (`load`): the frame goes, its session is spent; the viewer's path of now is restored at ready |
  * | `ready` | disconnection (the frame unloads) | `loading`, without a timer until connected again; the viewer's path of now is restored at ready |
  * | `loading`, `ready`, `error` with a frame | (re)connection, or a move that gives the frame a new document (Firefox) | `loading`, the viewer's path restored at ready |
  *
@@ -147,8 +150,11 @@ export class EmbedSession {
   /** When the running wait began; 0 while none runs. */
   _started?: number;
   _loaded?: boolean;
-  /** The window that said ready: another one in the current frame is a new document (Firefox, after a move). */
-  _win?: Window;
+  /**
+   * The current frame's window, since it was placed (or said ready): another one in that frame is a new document
+   * (Firefox, after a move).
+   */
+  _win?: Window | null;
   /** svc-status details waiting to be dispatched while one is: listeners see the changes in the order they happened. */
   _statuses?: object[];
   _warned?: boolean;
@@ -169,6 +175,23 @@ export class EmbedSession {
   _reused?: boolean;
   /** When the current session began (a host change, its frame made, the swap), in epoch ms. */
   _loadedAt!: number;
+  /**
+   * When the current frame's wait began (`performance.now()`; -1 once its render is timed), and the longest a frame
+   * took from then to render its dashboard (ms).
+   */
+  _made = -1;
+  _rendered = 0;
+  /** When the viewer last acted in the visible frame (`performance.now()`); `Infinity` while a chat is open. */
+  _touched = 0;
+  /** The renewal ahead's wait for the viewer (renewal.ts); whether a session too short to renew was warned of. */
+  _poll?: ReturnType<typeof setTimeout>;
+  _short?: boolean;
+  /** A load's provider answers that were spent: the first is asked again, the second fails. */
+  _spentAnswers = 0;
+  /** Why the provider was last asked; whether a failed load waits to try again; whether its frame loads at once. */
+  _asking?: SvcSessionReason;
+  _retry?: boolean;
+  _eager?: boolean;
 
   constructor(host: Host, show: (status: SvcEmbedStatus, message?: string) => void) {
     this._host = host;
@@ -251,6 +274,7 @@ export class EmbedSession {
       this._shown?.remove();
       if (this.frame) this._host.renderRoot.prepend(this.frame);
       this._shown = this.frame;
+      this._win = this.frame?.contentWindow;
       this._spend();
     }
     if (this._state === 'pending') this._host.requestUpdate();
@@ -262,10 +286,12 @@ export class EmbedSession {
     // again.
     if (this.frame && this._shown === this.frame) {
       // A frame that had loaded loads its session again.
-      this._reused ||= spentIn(this._host.ownerDocument).has(this._session!);
+      this._reused ||= this._spent(this._session!);
+      this._win = this.frame.contentWindow;
       this._spend();
       this._to('loading');
-    } else this._arm();
+    } else if (this._retry) this._renew(undefined, 'load');
+    else this._arm();
   }
 
   disconnected(): void {
@@ -276,10 +302,15 @@ export class EmbedSession {
     else this._stopTimer();
   }
 
-  /** A `moveBefore()`: Firefox starts a new document in a frame whose shadow root moved (its window is new at once). */
+  /**
+   * A `moveBefore()`: Firefox starts a new document in a frame whose shadow root moved (its window is new at once),
+   * while loading as when ready. Every document a frame starts is a load: its spent session is never given to it.
+   */
   moved(): void {
-    if (this._state === 'ready' && this.frame!.contentWindow !== this._win && !this._gone()) {
+    const frame = this.frame;
+    if (frame && this._shown === frame && frame.contentWindow !== this._win && !this._gone()) {
       this._reused = true;
+      this._win = frame.contentWindow;
       this._to('loading');
     }
   }
@@ -296,15 +327,27 @@ export class EmbedSession {
           : detail.payload,
       );
     if (frameWindow !== this.frame?.contentWindow) return behindEvent(this, detail);
-    if (detail.type === 'svc:event:ready') {
+    const { type } = detail;
+    const now = performance.now();
+    if (type === 'svc:event:ready') {
       this._readyDetail = detail;
       this._win = frameWindow;
+      // Its render is timed from when its wait began (with `lazy`, when it came into view) to its dashboard-loaded.
+      this._made = this._started || now;
       this._to('ready');
-    } else if (detail.type === 'svc:event:view' || detail.type === 'svc:event:navigate') {
+    } else if (type === 'svc:event:view' || type === 'svc:event:navigate') {
       this._path = detail.payload.path;
       // The viewer moved on while a renewal restores the path behind: it follows.
       follow(this);
+    } else if (type === 'svc:event:dashboard-loaded' && this._made >= 0) {
+      // A slow render brings the renewal ahead forward.
+      this._rendered = Math.max(this._rendered, now - this._made);
+      this._made = -1;
+      schedule(this);
     }
+    // What the viewer does in the frame, which a swap would disturb; on the chat surface, a conversation is open.
+    if (/navigate|drilldown|download|ai-query/.test(type))
+      this._touched = type != 'svc:event:ai-query' || this._readyDetail?.payload.surface != 'chat' ? now : Infinity;
     // A listener of the ready's svc-action or svc-status may have ended this session.
     if (frameWindow !== this.frame?.contentWindow) return;
     this._emit(domEventName(detail.type), detail);
@@ -372,6 +415,7 @@ export class EmbedSession {
    */
   _to(state: State, detail: Detail = {}) {
     this._state = state;
+    this._retry = false;
     this._arm();
     if (state === 'ready') this._flush();
     // Nothing more for a state that a listener (of an svc-action sent at ready) has left.
@@ -428,10 +472,22 @@ export class EmbedSession {
     return true;
   }
 
-  /** The current frame, once in the document, has loaded its session: it is spent, for every element of the document. */
+  /** The current frame, once in the document, has loaded its session: it is spent, for every element of the app. */
   _spend() {
     const host = this._host;
-    if (this._session && this._shown === this.frame && host.isConnected) spentIn(host.ownerDocument).add(this._session);
+    if (this._session && this._shown === this.frame && host.isConnected)
+      spend(host.ownerDocument.defaultView, this.origin, this._session);
+  }
+
+  /** Whether a frame of the app has loaded `session` on `origin` (see provider.ts). */
+  _spent(session: string, origin = this.origin) {
+    return spent(this._host.ownerDocument.defaultView, origin, session);
+  }
+
+  /** What a provider call is for: the origin, surface and dashboard of the URL to load. */
+  _target() {
+    const result = this._resolve();
+    return result && 'url' in result ? target(result.url) : { origin: '', surface: '' };
   }
 
   /**
@@ -472,8 +528,11 @@ export class EmbedSession {
     }
     // A provider gives each load a session of its own, unless this one was given for it.
     const session = new URL(result.url).searchParams.get('session');
-    const reused = !!session && spentIn(this._host.ownerDocument).has(session);
+    const reused = !!session && this._spent(session, result.origin);
     if (this._provider() && session !== this._given && (!session || reused)) return this._renew(undefined, 'load');
+    // A session given for this load loads at once, even with `lazy`: it was asked for near the viewport, and must not
+    // wait in a frame the browser has not started (Firefox starts lazy frames much later).
+    this._eager = !!this._given;
     this._given = undefined;
     this._session = session;
     this._reused = reused;
@@ -496,31 +555,39 @@ export class EmbedSession {
     if (this._state !== 'renewing') {
       this._restore = this._path ?? this._restore;
       this._end();
-      this._reason = reason;
+      this._reason = reason == 'load' ? reason : undefined;
+      this._spentAnswers = 0;
       this._to('renewing', reason == 'load' ? {} : { reason: 'session-renewal' });
       // A status listener changed the URL: that wins.
       if ((this._state as State) !== 'renewing') return;
-      if (session === undefined && reason != 'load') this._ask();
+      if (session === undefined && reason != 'load') this._ask(reason);
     }
     if (session !== undefined) this._apply({ session });
   }
 
-  /** Asks the provider; only the answer to the latest call, while the element still waits for it, counts. */
-  _ask() {
+  /**
+   * Asks the provider for the URL's origin, surface and dashboard; only the answer to the latest call counts, while
+   * the element still waits for it (`renewing`, or the wait before a failed load tries again). A spent answer is never
+   * loaded: the provider is asked once more, then the element fails.
+   */
+  _ask(reason: SvcSessionReason) {
     const provider = this._provider();
-    const reason = this._reason!;
     this._reason = undefined;
     // The provider went while a load waited: the session at hand is loaded, as without one.
     if (!provider) return this._apply();
     const attempt = ++this._attempt;
-    const current = () => attempt === this._attempt && this._state === 'renewing';
-    provide(provider, reason).then(
+    const current = () => attempt === this._attempt && (this._state === 'renewing' || this._retry);
+    const to = this._target();
+    this._asking = reason;
+    provide(provider, reason, to).then(
       (answer) => {
         if (!current()) return;
-        if (answer) this._apply(answer);
-        else this._fail();
+        if (!answer) return this._fail(reason);
+        if (!this._spent(answer.session, to.origin)) return this._apply(answer);
+        if (this._spentAnswers++) return this._fail(undefined, SPENT_ANSWER);
+        this._ask(reason);
       },
-      () => current() && this._fail(),
+      () => current() && this._fail(reason),
     );
   }
 
@@ -528,6 +595,7 @@ export class EmbedSession {
   _apply(answer?: NonNullable<Answer>) {
     if (answer) this._adopt(answer);
     this._given = answer?.session;
+    this._spentAnswers = 0;
     this._to('pending');
     this._host.requestUpdate();
   }
@@ -539,15 +607,33 @@ export class EmbedSession {
     this._key = keyOf(this._resolve());
   }
 
-  _fail() {
+  /**
+   * A renewal failed: `error`. A load's (`reason` `load`) tries again in 5 s, 10 s, 20 s … (at most 5 min), and says so;
+   * an answer to its call that comes meanwhile is still loaded. Detached, nothing fails: the provider is asked again
+   * at re-insertion.
+   */
+  _fail(reason?: SvcSessionReason, message = NOT_RENEWED) {
+    if (reason && !this._host.isConnected) return void (this._reason = reason);
+    const wait = Math.min(5 * 2 ** this._failures, 300);
+    const retry = reason == 'load';
     this._end();
-    this._to('error', { reason: RENEWAL_FAILED, message: NOT_RENEWED });
+    this._to('error', { reason: RENEWAL_FAILED, message: retry ? `${message}; trying again in ${wait} s` : message });
+    if (retry && this._state === 'error') {
+      this._failures++;
+      this._retry = true;
+      this._timer = setTimeout(() => this._renew(undefined, 'load'), wait * 1000);
+    }
     // Takes the old frame off view.
     this._host.requestUpdate();
   }
 
+  /** A failure to set up (a pop-out that refused the style sheet, …): `error`, never a silent `idle`. */
+  fault(error: unknown): void {
+    this._to('error', { reason: 'setup-error', message: `${tag}: could not set up: ${String(error)}` });
+  }
+
   _setLoading(frame: HTMLIFrameElement) {
-    const loading = this._host.loading;
+    const loading = this._eager ? 'eager' : this._host.loading;
     if (loading === 'lazy' || loading === 'eager') frame.loading = loading;
     else frame.removeAttribute('loading');
   }
@@ -565,7 +651,7 @@ export class EmbedSession {
     if (!host.isConnected || (state !== 'loading' && state !== 'renewing')) return;
     this._loaded = false;
     const start = () => {
-      if (this._reason == 'load') this._ask();
+      if (this._reason) this._ask(this._reason);
       this._startTimer();
     };
     if (host.loading === 'lazy' && (state === 'loading' || load) && typeof IntersectionObserver === 'function') {
@@ -592,7 +678,7 @@ export class EmbedSession {
   }
 
   _timedOut() {
-    if (this._state === 'renewing') return this._fail();
+    if (this._state === 'renewing') return this._fail(this._asking);
     const frameLoaded = this._loaded;
     const elapsedMs = Math.round(performance.now() - this._started!);
     // Chromium fires load for its own error page too, so "loaded" may still be a refused connection.

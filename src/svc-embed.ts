@@ -36,7 +36,7 @@ const URL_KEYS: PropertyKey[] = ['src', 'tenantOrigin', 'publicId', 'session', '
  * @fires {SvcConfigErrorDetail} svc-config-error - The embed URL was refused; no iframe exists, and `status` becomes `error`. Detail: `{reason, message}`; `reason` is `relative-url`, `invalid-url`, `unsupported-protocol`, `insecure-protocol`, `credentials-in-url`, `opaque-origin`, `invalid-tenant-origin`, `invalid-public-id` or `invalid-session`.
  * @fires {SvcStatusDetail} svc-status - `status` changed. Detail: `{status, previous, reason?, message?, frameLoaded?, elapsedMs?}`.
  * @fires {SvcActionDetail} svc-action - An action was posted to the embed: exactly the envelope sent, without `source` and `direction`. Detail: `{type, payload, timestamp}`.
- * @fires {SvcSessionRenewalFailedDetail} svc-session-renewal-failed - A renewal ahead of expiry failed; the visible frame stays, and the element tries again while the session lasts. Detail: `{attempt, reason, expiresAt}`; `reason` is `provider-error`, `provider-timeout`, `invalid-session`, `ready-timeout` or `embed-fatal-error`. No session in it.
+ * @fires {SvcSessionRenewalFailedDetail} svc-session-renewal-failed - A renewal ahead of expiry failed; the visible frame stays, and the element tries again while the session lasts. Detail: `{attempt, reason, expiresAt, message?}`; `reason` is `provider-error`, `provider-timeout`, `invalid-session`, `ready-timeout`, `embed-error` or `embed-fatal-error`. No session in it.
  * @slot loading - Shown over the frame while `status` is `loading`.
  * @slot error - Shown over the frame while `status` is `error`; replaces the built-in message.
  * @csspart frame - The iframe.
@@ -44,7 +44,7 @@ const URL_KEYS: PropertyKey[] = ['src', 'tenantOrigin', 'publicId', 'session', '
  * @csspart error - The box over the frame that holds the `error` slot.
  * @cssstate loading - Waiting for the embed's ready.
  * @cssstate ready - The embed is ready.
- * @cssstate error - A refused configuration, a ready timeout, a fatal embed error or a failed renewal.
+ * @cssstate error - A refused configuration, a ready timeout, a fatal embed error, a failed renewal or setup.
  */
 export class SvcEmbedElement extends ReactiveElement {
   // Kept terse: these bytes ship in every bundle. A renewal's frame (inert) is rendered under the visible one, at its
@@ -90,6 +90,7 @@ iframe{display:block;box-sizing:border-box;width:100%;height:100%;border:0}
     // Every write counts, even of the value it has: it binds the expiry to the host's session of the next update, so
     // a new session with an expiry equal to the last one's has that expiry, in whichever order the two were set.
     sessionExpiresAt: { attribute: 'session-expires-at', hasChanged: () => true },
+    sessionExpiresIn: { attribute: 'session-expires-in', type: Number },
   };
 
   static {
@@ -171,11 +172,13 @@ iframe{display:block;box-sizing:border-box;width:100%;height:100%;border:0}
    */
   declare debug: boolean;
   /**
-   * Returns a fresh session from your backend, a new one at each call: the session id, or `{ session, expiresAt }`
-   * with its expiry (epoch milliseconds, an ISO 8601 date-time or a `Date`). Called with `{ reason }`: `load` (a frame
-   * is about to load and no unused session is at hand: with no `session`, the first load too), `ahead` (a renewal
-   * ahead of a known expiry), `refused` (the embed reported a fatal session error) or `manual` (`renewSession()`).
-   * Each frame loads a session of its own: the service's sessions are single-use.
+   * Returns a fresh session from your backend, a new one at each call: the session id, or `{ session, expiresIn }`
+   * with its expiry in seconds from now (or `expiresAt`: epoch milliseconds, an ISO 8601 date-time or a `Date`).
+   * Called with `{ reason, origin, surface, publicId }`: `reason` is `load` (a frame is about to load and no unused
+   * session is at hand: with no `session`, the first load too), `ahead` (a renewal ahead of a known expiry), `refused`
+   * (the embed reported a fatal session error) or `manual` (`renewSession()`); the answer is only ever loaded on
+   * `origin`. Each frame loads a session of its own: the service's sessions are single-use, and an answer that a
+   * frame has loaded already is never loaded.
    */
   declare sessionProvider?: SvcSessionProvider | null;
 
@@ -187,6 +190,14 @@ iframe{display:block;box-sizing:border-box;width:100%;height:100%;border:0}
    * it changes), and counts as unknown.
    */
   declare sessionExpiresAt?: number | string | Date | null;
+
+  /**
+   * When the host's session expires, in seconds from when it was given: from when this property was set, or from when
+   * the host's session (`session`, or the one in `src`) last changed. Unlike `sessionExpiresAt`, it is right however
+   * wrong the viewer's clock is: prefer it. While it is set, it wins over `sessionExpiresAt`. Writing the value it
+   * has changes nothing.
+   */
+  declare sessionExpiresIn?: number | null;
 
   /** The session lifecycle: every transition and the frames (session.ts), and the renewal ahead of expiry (renewal.ts). */
   readonly #life: EmbedSession = new EmbedSession(this, (status, message) => this.#show(status, message));
@@ -267,16 +278,22 @@ iframe{display:block;box-sizing:border-box;width:100%;height:100%;border:0}
   }
 
   override connectedCallback(): void {
-    super.connectedCallback();
     const doc = this.ownerDocument;
     const view = doc.defaultView;
-    if (view && doc !== (this.#styled ?? document)) {
-      // Adopted into another document (a pop-out window): a constructed style sheet applies only in the
-      // document it was made for, so make one there.
-      const sheet = new view.CSSStyleSheet();
-      sheet.replaceSync(SvcEmbedElement.styles.cssText);
-      this.shadowRoot!.adoptedStyleSheets = [sheet];
-      this.#styled = doc;
+    try {
+      super.connectedCallback();
+      if (view && doc !== this.#styled) {
+        // A constructed style sheet applies only in the document it was made for: this module's (Lit's own, shared
+        // by every element), or the one this element first lives in, or was adopted into (a pop-out window). There,
+        // one is made in that window's realm.
+        const { styles } = SvcEmbedElement;
+        let sheet = styles.styleSheet!;
+        if (doc !== document) (sheet = new view.CSSStyleSheet()).replaceSync(styles.cssText);
+        this.shadowRoot!.adoptedStyleSheets = [sheet];
+        this.#styled = doc;
+      }
+    } catch (error) {
+      return this.#life.fault(error);
     }
     // One listener per connection, on the window this element now lives in (it may have been adopted into
     // a pop-out document); disconnecting removes it, so re-insertion never doubles it. (A plain remove is
@@ -304,7 +321,8 @@ iframe{display:block;box-sizing:border-box;width:100%;height:100%;border:0}
   }
 
   protected override createRenderRoot(): ShadowRoot {
-    const root = super.createRenderRoot() as ShadowRoot;
+    // Its style sheet is adopted at connection, in the document's own realm (see connectedCallback).
+    const root = this.shadowRoot ?? this.attachShadow({ mode: 'open' });
     const doc = this.ownerDocument;
     const box = (part: string) => {
       const div = doc.createElement('div');
@@ -329,15 +347,20 @@ iframe{display:block;box-sizing:border-box;width:100%;height:100%;border:0}
       console.warn(
         `${tag}: ignoring ready-timeout: must be whole milliseconds from 0 to ${MAX_TIMEOUT}; using ${DEFAULT_TIMEOUT}`,
       );
-    // An expiry written again is bound again (to the host's session of now), and warned of only when it changed.
-    if (changed.has('sessionExpiresAt'))
+    // An expiry written again is bound again (to the host's session of now), and warned of only when it changed. One
+    // in seconds counts from when it, or the host's session, changed.
+    const expiresIn = this.sessionExpiresIn;
+    const renewed = changed.has('session') || changed.has('src');
+    if (expiresIn != null ? changed.has('sessionExpiresIn') || renewed : changed.has('sessionExpiresAt'))
       life.expires(
-        expiryOf(
-          this.sessionExpiresAt,
-          changed.get('sessionExpiresAt') !== this.sessionExpiresAt && 'session-expires-at',
-        ),
+        expiresIn != null
+          ? expiryOf(expiresIn, changed.has('sessionExpiresIn') && 'session-expires-in', true)
+          : expiryOf(
+              this.sessionExpiresAt,
+              changed.get('sessionExpiresAt') !== this.sessionExpiresAt && 'session-expires-at',
+            ),
       );
-    else if (changed.has('sessionProvider')) schedule(life);
+    else if (changed.has('sessionProvider') || changed.has('sessionExpiresIn')) schedule(life);
     life.update(timeout);
   }
 

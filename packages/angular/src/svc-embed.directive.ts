@@ -68,6 +68,8 @@ export class SvcEmbedDirective implements OnChanges {
   @Input() sessionProvider?: SvcEmbedElement['sessionProvider'];
   /** The element's `sessionExpiresAt`: when the host's session expires. */
   @Input() sessionExpiresAt?: SvcEmbedElement['sessionExpiresAt'];
+  /** The element's `sessionExpiresIn`: when the host's session expires, in seconds from when it was given. */
+  @Input() sessionExpiresIn?: SvcEmbedElement['sessionExpiresIn'];
 
   /** `svc-ready`. */
   readonly svcReady = output<SvcEmbedEventMap[Events['svcReady']]>();
