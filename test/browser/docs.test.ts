@@ -146,8 +146,9 @@ describe('docs/lifecycle.md, renewal ahead of expiry', () => {
       {},
       { embed: el, fetch: fetchStub, reportToMonitoring: (...args: unknown[]) => reported.push(args) },
     );
-    // A session that is due for renewal at once: the first attempt fails and is reported; the retry swaps.
-    el.sessionExpiresAt = Date.now() + 4000;
+    // A session that is due for renewal 5 s after its load (the floor: a session of 5 s or less is not renewed ahead):
+    // the first attempt fails and is reported.
+    el.sessionExpiresAt = Date.now() + 8000;
     const ready = oneSvcEvent(el, 'svc-ready');
     document.body.append(el);
     await ready;

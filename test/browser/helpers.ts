@@ -272,8 +272,22 @@ export function envelope(type: string, payload: unknown, surface = 'dashboard'):
 export function cleanup(): void {
   for (const el of [...document.body.children]) if (el.localName !== 'script') el.remove();
   // What the page's frames spent: each test starts as a new page would, whatever session names another test used.
-  (document as unknown as Record<symbol, Set<string> | undefined>)[Symbol.for('svc-embed.spent')]?.clear();
+  forgetSpent();
   scrollTo(0, 0);
+}
+
+/**
+ * Forgets the sessions spent in this app: the element keeps them on the topmost same-origin window (through `opener`
+ * and `parent`), which is this page, or the test runner's page when it runs this one in a frame.
+ */
+export function forgetSpent(): void {
+  for (const view of [window, window.parent, window.top]) {
+    try {
+      (view as unknown as Record<symbol, Set<unknown> | undefined>)?.[Symbol.for('svc-embed.spent')]?.clear();
+    } catch {
+      // A cross-origin window holds none of ours.
+    }
+  }
 }
 
 /**

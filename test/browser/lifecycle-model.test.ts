@@ -24,6 +24,7 @@ import {
   canMoveBefore,
   cleanup,
   envelope,
+  forgetSpent,
   frameOf,
   hasLoaded,
   other,
@@ -169,10 +170,12 @@ function watchFrames(r: Real) {
         if (!(node instanceof HTMLIFrameElement)) continue;
         const url = new URL(node.src);
         const session = url.searchParams.get('session') ?? '';
-        // A frame of a connected element loads its session: a host session (host-0, host-1) is spent by then.
+        // A frame of a connected element loads its session: a host session (host-0, host-1) is spent by then, on its
+        // origin (each tenant's sessions are its own).
+        const key = `${url.origin} ${session}`;
         if (session.startsWith('host-') && r.el.isConnected) {
-          if (r.spent.has(session)) r.reuses.push(session);
-          r.spent.add(session);
+          if (r.spent.has(key)) r.reuses.push(key);
+          r.spent.add(key);
         }
         // The host's own sessions are its to give to either tenant; renewed ones are the element's.
         if (!/^(renewed|provided)-/.test(session)) continue;
@@ -445,7 +448,7 @@ describe('the session lifecycle against a model', () => {
             reuses: [],
           };
           // Each run is a page of its own: what an earlier run's frames spent is not this one's.
-          (document as unknown as Record<symbol, Set<string> | undefined>)[Symbol.for('svc-embed.spent')]?.clear();
+          forgetSpent();
           el.sessionProvider = () =>
             new Promise<SvcSessionAnswer | string>((give, refuse) => r.calls.push({ give, refuse }));
           homes[0].append(el);

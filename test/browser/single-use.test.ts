@@ -19,7 +19,12 @@ import {
   windowOf,
 } from './helpers.js';
 import { prerender, show } from '../../src/prerender.js';
-import type { SvcEmbedElement, SvcSessionReason, SvcSessionRenewalFailedDetail } from '../../src/index.js';
+import type {
+  SvcEmbedElement,
+  SvcSessionReason,
+  SvcSessionRenewalFailedDetail,
+  SvcStatusDetail,
+} from '../../src/index.js';
 
 const [tenantA]: string[] = await executeServerCommand('tenant-origins');
 const mint = (ttl = 60): Promise<{ session: string; expiresAt: string }> =>
@@ -125,7 +130,9 @@ describe('single-use sessions', () => {
       expect([reasons, el.status, frames(el).length]).to.deep.equal([[], 'loading', 0]);
       el.scrollIntoView();
       await ready;
-      expect([reasons, sessionOf(el), frameOf(el)!.loading]).to.deep.equal([['load'], 'provided-1', 'lazy']);
+      // Its frame loads at once (issue 42): the session was asked for near the viewport, and must not wait in a frame
+      // that the browser has not started yet.
+      expect([reasons, sessionOf(el), frameOf(el)!.loading]).to.deep.equal([['load'], 'provided-1', 'eager']);
     });
 
     it('a prerendered element with a provider and no session gets its own session when it loads', async () => {
@@ -223,16 +230,24 @@ describe('single-use sessions', () => {
       expect([first.reasons, a.seen, second.reasons, b.seen]).to.deep.equal([[], ['shared'], ['load'], ['provided-1']]);
     });
 
-    it("the provider's answer is loaded as given, even a spent one: one call per load, and no loop", async () => {
+    it("a provider's spent answer is never loaded: the provider is asked once more, then the element fails, and no loop", async () => {
       const { provider, reasons } = recording(() => 'always-the-same');
       const { el, ready, seen } = onPeer({ src: peerUrl(peer), sessionProvider: provider });
       await ready;
-      for (let i = 0; i < 2; i++) await reinsert(el);
+      const failed = new Promise<SvcStatusDetail>((resolve) =>
+        el.addEventListener('svc-status', (e) => e.detail.status === 'error' && resolve(e.detail)),
+      );
+      el.remove();
+      document.body.append(el);
+      const { reason, message } = await failed;
       await sleep(100);
-      expect([reasons, seen]).to.deep.equal([
+      expect([reasons, seen, el.status, reason]).to.deep.equal([
         ['load', 'load', 'load'],
-        ['always-the-same', 'always-the-same', 'always-the-same'],
+        ['always-the-same'],
+        'error',
+        'session-renewal-failed',
       ]);
+      expect(message).to.match(/already loaded/);
     });
 
     it('without a provider, a spent session loads again; when the embed refuses it, the error says why and names sessionProvider', async () => {

@@ -194,7 +194,7 @@ describe('svc-embed/testing', () => {
       expect(minted).to.equal(1);
     });
 
-    it('a renewal ahead of expiry that loads a spent session fails: its frame behind is refused', async () => {
+    it('a renewal ahead of expiry whose provider answers a spent session fails: it is never loaded', async () => {
       const el = await mountTestEmbed({ src: src('six'), singleUseSessions: true, expiresIn: 6000 });
       el.sessionProvider = () => Promise.resolve({ session: 'six', expiresAt: Date.now() + 600_000 });
       await emitReady(el);
@@ -204,7 +204,8 @@ describe('svc-embed/testing', () => {
         (error: unknown) => error,
       );
       expect(failure).to.be.instanceOf(RenewalFailedError);
-      expect((failure as RenewalFailedError).detail.reason).to.equal('embed-fatal-error');
+      expect((failure as RenewalFailedError).detail.reason).to.equal('invalid-session');
+      expect((failure as RenewalFailedError).detail.message).to.match(/already loaded/);
       expect(frameOf(el)).to.equal(frame);
       expect(el.status).to.equal('ready');
     });
