@@ -329,7 +329,11 @@ describe('hardening', () => {
       popOut.body.append(popOut.adoptNode(el));
       const event = await readyAgain;
       expect(event.detail.payload.mode).to.equal('signed');
-      expect(el.ready).to.equal(true);
+      // Firefox (ESR 140) gives the adopted node a wrapper of the pop-out's realm, where svc-embed is not defined: the
+      // element works (its frame loads, its events arrive), but the node no longer has its properties or methods.
+      // docs/lifecycle.md says so, and to load svc-embed in the pop-out.
+      if (navigator.userAgent.includes('Firefox')) expect(el.ready).to.equal(undefined);
+      else expect(el.ready).to.equal(true);
       expect(getComputedStyle(el).display).to.equal('block');
       expect(el.getBoundingClientRect().height).to.equal(600);
     });

@@ -225,6 +225,9 @@ describe('the lifecycle review (issue 26)', () => {
       const viewed = oneSvcEvent(el, 'svc-view');
       await ask('post', { messages: [view('/in-the-pop-out')] });
       expect((await viewed).detail.payload.path).to.equal('/in-the-pop-out');
+      // Firefox (ESR 140) gives the adopted node a wrapper of the pop-out's realm, where svc-embed is not defined: its
+      // events still arrive, but the node has no methods left to call (docs/lifecycle.md).
+      if (navigator.userAgent.includes('Firefox')) return void expect(typeof el.refresh).to.equal('undefined');
       // Actions do not: the element says so, once.
       const warn = sinon.stub(console, 'warn');
       el.refresh();
@@ -247,7 +250,9 @@ describe('the lifecycle review (issue 26)', () => {
       // The element's navigate comes from this window's realm: the tenant drops it. Then the same action posted by
       // the pop-out's own realm: the tenant takes it, and its view arrives. The tenant handles messages in order, so
       // that view proves the first was seen and dropped, not late.
-      el.navigate('/details');
+      // (Firefox: the adopted node has no methods left, as above; only the pop-out's own navigate is sent.)
+      if (navigator.userAgent.includes('Firefox')) expect(typeof el.navigate).to.equal('undefined');
+      else el.navigate('/details');
       const viewed = oneSvcEvent(el, 'svc-view');
       post(
         windowOf(el),

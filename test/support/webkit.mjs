@@ -243,7 +243,11 @@ export function webkitBrowser({ binary, driver }) {
         browserName: 'MiniBrowser',
         // WebKitWebDriver 2.50 refuses webdriverio's default BiDi session request.
         'wdio:enforceWebDriverClassic': true,
-        'webkitgtk:browserOptions': { binary, args: ['--automation'] },
+        // Pop-outs that a test opens itself (window.open without a click), as Chromium and Firefox allow under automation.
+        'webkitgtk:browserOptions': {
+          binary,
+          args: ['--automation', '--javascript-can-open-windows-automatically=true'],
+        },
       },
     },
     driver,
