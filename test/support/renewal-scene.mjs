@@ -18,8 +18,10 @@ const PAGE = `<!doctype html>
 <script type="module" src="/svc-embed.min.js"></script>
 `;
 const PATH = '/details';
-// The film of a swap starts this long before the visible session ends: the element renews 5 s before.
-const LEAD_MS = 6000;
+// The film of a swap starts this long before the visible session ends. The element renews 10 s plus twice the
+// dashboard's render before it, but never sooner than 5 s after the load: with the scene's sessions of 12-15 s, from
+// 5 s after the load, up to 10 s before the end.
+const LEAD_MS = 10000;
 // After the swap and the new frame's dashboard, the film goes on this long: what comes late is seen too.
 const TAIL_MS = 600;
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
