@@ -63,7 +63,7 @@ function suite(engine) {
       // Firefox ESR 140 (Debian's on some machines, 2026-12) reports this at the playground's status changes, on main
       // before issue 42 too; over WebDriver BiDi its page errors include those of the page's frames, and where it comes
       // from is not found yet (the closing note of issue 42 says so). Every other error still counts.
-      if (engine === 'firefox' && message === 'Permission denied to access property "length"') return;
+      if (engine === 'firefox' && /^(Error: )?Permission denied to access property "length"$/.test(message)) return;
       errors.push(message);
     });
     await page.setViewport({ width, height });
@@ -175,7 +175,7 @@ function suite(engine) {
       // Firefox ESR 140 (Debian's on some machines, 2026-12) reports this at the playground's status changes, on main
       // before issue 42 too; over WebDriver BiDi its page errors include those of the page's frames, and where it comes
       // from is not found yet (the closing note of issue 42 says so). Every other error still counts.
-      if (engine === 'firefox' && message === 'Permission denied to access property "length"') return;
+      if (engine === 'firefox' && /^(Error: )?Permission denied to access property "length"$/.test(message)) return;
       errors.push(message);
     });
     try {

@@ -395,7 +395,9 @@ for (const engine of enginesFrom('E2E_BROWSERS')) {
           `${tenant.origin}/embed/dashboard/sales-overview?session=${encodeURIComponent(await mintOne())}`,
         );
         await page.waitForSelector('#root.surface-dashboard');
-        await page.waitForFunction(() => !document.querySelector('[aria-busy="true"]'));
+        // (waitForSelector, not waitForFunction: puppeteer polls a function with Function(), which the surface's CSP
+        // refuses in Firefox ESR 140.)
+        await page.waitForSelector('[aria-busy="true"]', { hidden: true });
         const session = await mintOne();
         await page.goto(`${tenant.origin}/embed/chat?session=${encodeURIComponent(session)}`);
         await page.waitForSelector('#root.surface-chat input[name=q]');
