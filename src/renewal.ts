@@ -36,8 +36,9 @@ export interface Ahead {
   seen?: string;
   loaded?: boolean;
   swap?: () => void;
-  /** When its frame was made (`performance.now()`), to measure its render. */
+  /** When its frame was made (`performance.now()`), to measure its render; when its session was asked for (epoch ms). */
   made?: number;
+  asked?: number;
 }
 
 /** The last moment: past it, the swap waits neither for the viewer nor for the dashboard's widgets. */
@@ -83,7 +84,8 @@ export function schedule(s: EmbedSession): void {
  * frame's by twice the visible frame's render time when that is longer. A spent answer is never loaded.
  */
 function renewAhead(s: EmbedSession) {
-  const ahead: Ahead = (s._ahead = {});
+  // The new session's life begins when it is asked for: its lifetime and the 5 s floor count from then.
+  const ahead: Ahead = (s._ahead = { asked: Date.now() });
   const fail = (reason: SvcRenewalFailedReason, message?: string) => () =>
     s._ahead === ahead && failed(s, reason, message);
   const bounded = (reason: SvcRenewalFailedReason, ms: number) => (s._timer = setTimeout(fail(reason), ms));
@@ -190,7 +192,7 @@ export function follow(s: EmbedSession) {
 
 /** The frame behind becomes the visible one, in one task: `status` stays `ready`; `svc-ready` fires for it. */
 function swap(s: EmbedSession) {
-  const { answer, ready } = s._ahead!;
+  const { answer, ready, asked } = s._ahead!;
   const old = s.frame!;
   const frame = s.behind;
   cancel(s, true);
@@ -204,7 +206,7 @@ function swap(s: EmbedSession) {
   old.remove();
   s._session = answer!.session;
   s._reused = false;
-  s._loadedAt = Date.now();
+  s._loadedAt = asked!;
   s._touched = s._failures = s._retryAt = 0;
   schedule(s);
   s._emit('svc-ready', ready!);

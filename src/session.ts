@@ -173,7 +173,7 @@ export class EmbedSession {
   /** The current frame's session, and whether a frame had loaded it before this one's load. */
   _session?: string | null;
   _reused?: boolean;
-  /** When the current session began (a host change, its frame made, the swap), in epoch ms. */
+  /** When the current session began (a host change, its frame made, the provider asked for it ahead), in epoch ms. */
   _loadedAt!: number;
   /**
    * When the current frame's wait began (`performance.now()`; -1 once its render is timed), and the longest a frame
