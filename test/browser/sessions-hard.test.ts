@@ -252,6 +252,24 @@ function feeder(el: SvcEmbedElement, messages: (n: number) => unknown[]) {
   };
 }
 
+/**
+ * Another window of the app (a frame or a pop-out, made by `open`) loads a session itself; then an element of this
+ * page, given that session with a provider, asks for another and never loads it.
+ */
+async function spentForThePage(
+  open: (html: string, done: (win: OwnElementPage) => boolean) => Promise<OwnElementPage>,
+) {
+  const spent = fresh('spent');
+  const win = await open(
+    ownElementPage(peerUrl(peer, 'dashboard', `&session=${spent}`), fresh('unused')),
+    (w) => w.report !== undefined,
+  );
+  expect(win.report?.session).to.equal(spent);
+  const calls = provider();
+  const el = await readyOn({ src: peerUrl(peer, 'dashboard', `&session=${spent}`), sessionProvider: calls.fn });
+  expect([calls.reasons(), sessionOf(frameOf(el)!) === spent]).to.deep.equal([['load'], false]);
+}
+
 /** The pop-outs a test opened, closed after it. */
 const popOuts: Window[] = [];
 
@@ -643,15 +661,7 @@ describe('sessions off the happy path (issue 42)', function () {
     });
 
     it('a session loaded by a same-origin iframe is spent for the page', async () => {
-      const spent = fresh('spent');
-      const win = await framePage<OwnElementPage>(
-        ownElementPage(peerUrl(peer, 'dashboard', `&session=${spent}`), fresh('unused')),
-        (w) => w.report !== undefined,
-      );
-      expect(win.report?.session).to.equal(spent);
-      const calls = provider();
-      const el = await readyOn({ src: peerUrl(peer, 'dashboard', `&session=${spent}`), sessionProvider: calls.fn });
-      expect([calls.reasons(), sessionOf(frameOf(el)!) === spent]).to.deep.equal([['load'], false]);
+      await spentForThePage(framePage);
     });
 
     it('a session loaded by the opener is spent in a same-origin pop-out that loads the element itself', async () => {
@@ -666,15 +676,7 @@ describe('sessions off the happy path (issue 42)', function () {
     });
 
     it('a session loaded by the pop-out is spent for the opener', async () => {
-      const spent = fresh('spent');
-      const win = await popOutPage<OwnElementPage>(
-        ownElementPage(peerUrl(peer, 'dashboard', `&session=${spent}`), fresh('unused')),
-        (w) => w.report !== undefined,
-      );
-      expect(win.report?.session).to.equal(spent);
-      const calls = provider();
-      const el = await readyOn({ src: peerUrl(peer, 'dashboard', `&session=${spent}`), sessionProvider: calls.fn });
-      expect([calls.reasons(), sessionOf(frameOf(el)!) === spent]).to.deep.equal([['load'], false]);
+      await spentForThePage(popOutPage);
     });
   });
 
