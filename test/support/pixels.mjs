@@ -29,8 +29,9 @@ export async function shoot(page, clip) {
  * ends after it. Resolves with `[{ at, end, png }]`, in ms of performance.now() in this process: when the screenshot
  * was asked for, and when it came; rejects when `until` rejects. At most `max` screenshots are kept: a film that would
  * hold more is an error, not an unbounded heap. `missed` on the array counts the screenshots the browser refused.
+ * `onShot(count)`, when given, is called after each screenshot kept: a scene can wait for the film to have begun.
  */
-export async function film(page, clip, until, { max = 1500 } = {}) {
+export async function film(page, clip, until, { max = 1500, onShot } = {}) {
   let done = false;
   let failure;
   until.then(
@@ -59,6 +60,7 @@ export async function film(page, clip, until, { max = 1500 } = {}) {
     }
     inRow = 0;
     shots.push({ at, end: performance.now(), png });
+    onShot?.(shots.length);
   }
   if (failure) throw failure;
   shots.missed = missed;
@@ -111,6 +113,64 @@ export async function judge(browser) {
         }
         return differ / (a.length / 4);
       },
+      // Named references beside the main one, for films judged against several views.
+      named: {},
+      masks: {},
+      async keep(name, base64) {
+        const ref = (this.named[name] = await decode(base64));
+        return [ref.width, ref.height];
+      },
+      async shareWith(name, base64, tolerance) {
+        const main = this.ref;
+        this.ref = this.named[name];
+        try {
+          return await this.share(base64, tolerance);
+        } finally {
+          this.ref = main;
+        }
+      },
+      // The pixels of reference `name` that differ from the same pixel of every reference in `others`: what only
+      // that view shows. Resolves with their share of the picture.
+      async distinct(name, others, tolerance) {
+        const ref = this.named[name];
+        const rest = others.map((o) => this.named[o]);
+        if (rest.some((o) => o.width !== ref.width || o.height !== ref.height)) throw new Error('sizes differ');
+        const mask = new Uint8Array(ref.width * ref.height);
+        let count = 0;
+        for (let p = 0; p < mask.length; p++) {
+          const i = p * 4;
+          const off = (o) =>
+            Math.abs(ref.data[i] - o.data[i]) > tolerance ||
+            Math.abs(ref.data[i + 1] - o.data[i + 1]) > tolerance ||
+            Math.abs(ref.data[i + 2] - o.data[i + 2]) > tolerance ||
+            Math.abs(ref.data[i + 3] - o.data[i + 3]) > tolerance;
+          if (rest.every(off)) count += mask[p] = 1;
+        }
+        this.masks[name] = { mask, count };
+        return count / mask.length;
+      },
+      // Of the pixels that only reference `name` shows (distinct), the share that this screenshot shows too.
+      async likeness(name, base64, tolerance) {
+        const ref = this.named[name];
+        const { mask, count } = this.masks[name];
+        const shot = await decode(base64);
+        if (shot.width !== ref.width || shot.height !== ref.height || !count) return 0;
+        const a = ref.data;
+        const b = shot.data;
+        let same = 0;
+        for (let p = 0; p < mask.length; p++) {
+          if (!mask[p]) continue;
+          const i = p * 4;
+          if (
+            Math.abs(a[i] - b[i]) <= tolerance &&
+            Math.abs(a[i + 1] - b[i + 1]) <= tolerance &&
+            Math.abs(a[i + 2] - b[i + 2]) <= tolerance &&
+            Math.abs(a[i + 3] - b[i + 3]) <= tolerance
+          )
+            same++;
+        }
+        return same / count;
+      },
     };
   });
   return {
@@ -118,6 +178,19 @@ export async function judge(browser) {
     reference: (png) => page.evaluate((b) => window.judge.reference(b), png.toString('base64')),
     /** The share (0–1) of the pixels of `png` that differ from the reference. */
     share: (png) => page.evaluate((b, t) => window.judge.share(b, t), png.toString('base64'), TOLERANCE),
+    /** Keeps `png` as the reference named `name`, beside the main one; resolves with its `[width, height]`. */
+    keep: (name, png) => page.evaluate((n, b) => window.judge.keep(n, b), name, png.toString('base64')),
+    /** The share (0–1) of the pixels of `png` that differ from the reference named `name`. */
+    shareWith: (name, png) =>
+      page.evaluate((n, b, t) => window.judge.shareWith(n, b, t), name, png.toString('base64'), TOLERANCE),
+    /**
+     * Marks the pixels of reference `name` that differ from the same pixel of each of the references named in
+     * `others` (what that view alone shows); resolves with their share of the picture.
+     */
+    distinct: (name, others) => page.evaluate((n, o, t) => window.judge.distinct(n, o, t), name, others, TOLERANCE),
+    /** Of the pixels marked by `distinct(name, …)`, the share (0–1) that `png` shows as reference `name` does. */
+    likeness: (name, png) =>
+      page.evaluate((n, b, t) => window.judge.likeness(n, b, t), name, png.toString('base64'), TOLERANCE),
     close: () => page.close(),
   };
 }
