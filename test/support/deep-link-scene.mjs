@@ -19,7 +19,7 @@ const OUT_MS = 150;
 // While filming, the element hears the new frame's ready this late (see setup): the embed's default view is then in
 // its frame for that long at least, where a film of some screenshots a second sees it. Without it, the embed goes on
 // to the path within a few tens of milliseconds, mostly between two screenshots.
-export const LATE_MS = 600;
+export const LATE_MS = 1000;
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 /**
