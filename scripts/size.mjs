@@ -9,7 +9,10 @@ import bundles from '../rollup.config.mjs';
 // was 10,851 B before issue 42, the split into session.ts and renewal.ts (with mangled `_` members) made it 10,801 B,
 // and issue 42's sixteen fixes cost about 1,170 B, some 450 B of it the messages that say what went wrong (an expiry
 // in seconds, a spent answer, a short session, a failed setup, the retry). See the CHANGELOG.
-const BUDGET = 12050;
+// Issue 43 allowed 11,000 B for `path` and the held loading state; they cost about 320 B (ESM) to 355 B (classic): the
+// `holding` state, its opaque cover, the path it waits for kept across reloads and errors, the ready timeout that names
+// the path, and the `path` property. So the budget is 12,420 B.
+const BUDGET = 12420;
 // svc-embed/history's own budget (issue 43: under 1 KB).
 const HISTORY_BUDGET = 1024;
 let over = false;

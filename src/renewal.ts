@@ -171,12 +171,18 @@ export function ripe(s: EmbedSession) {
   // Until it shows the viewer's place, the frame behind's bound runs; then it waits for the viewer, or the last moment.
   if (shows()) clearTimeout(s._timer);
   if (!shows() || (busy(s) && !late())) return void (s._poll = setTimeout(() => s._ahead === ahead && ripe(s), 1000));
-  const doc = s._host.ownerDocument;
-  const view = doc.defaultView;
   // Only the latest: the two frames count from the last event that made it show the viewer's place.
   const go = () => ahead.swap === go && s._ahead === ahead && shows() && swap(s);
-  ahead.swap = go;
-  // A hidden page paints nothing, and its animation frames wait until it is shown: nobody sees this swap.
+  painted(s._host, (ahead.swap = go));
+}
+
+/**
+ * Calls `go` once the host has painted twice (a frame revealed at once can still show its old picture). A hidden page
+ * paints nothing, and its animation frames wait until it is shown: nobody sees it, so `go` runs at once.
+ */
+export function painted(host: Element, go: () => void) {
+  const doc = host.ownerDocument;
+  const view = doc.defaultView;
   if (!view || doc.hidden) go();
   else view.requestAnimationFrame(() => view.requestAnimationFrame(go));
 }

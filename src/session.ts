@@ -1,6 +1,6 @@
 import { colorSchemeProblem, domEventName, filterProblem, localeProblem, pathProblem } from '@svc-embed/protocol';
 import { sessionProblem, SOURCE, themeProblem } from '@svc-embed/protocol';
-import { behindEvent, bound, cancel, follow, schedule } from './renewal.js';
+import { behindEvent, bound, cancel, follow, painted, schedule } from './renewal.js';
 import type { Ahead } from './renewal.js';
 import { provide, spend, spent, SPENT_ANSWER, tag, target } from './provider.js';
 import type { Answer } from './provider.js';
@@ -38,18 +38,21 @@ import type { ReactiveElement } from '@lit/reactive-element';
  * | `renewing` | the provider fails, returns a bad session, or outlasts the ready timeout, while connected | `error` (`session-renewal-failed`); for a load, a retry in 5 s, 10 s, 20 s … (≤ 5 min), during which a late answer is still taken |
  * | `renewing` | the same, while detached | `renewing`: the provider is asked again at connection |
  * | `error`, waiting to retry a load | the retry's time, or re-insertion | `renewing` (`load`) |
- * | `loading`, `ready`, `error` | the current frame says ready | `ready`: the state, the restored path and the held commands are sent |
+ * | `loading`, `error` | the current frame says ready, and the load must show a path (see `_goal`) | `holding`: the state, the navigation to that path and the held commands are sent; the status stays `loading`, over an opaque cover, and the ready timer runs on |
+ * | `loading`, `ready`, `error` | the current frame says ready (no path to show) | `ready`: the state and the held commands are sent |
+ * | `holding` | the frame viewed the path (a navigation meanwhile changes it), and the host painted twice since | `ready`: `svc-ready` fires |
+ * | `holding` | the ready timer | `error` (`ready-timeout`, naming the path) |
  * | `loading` | the ready timer | `error` (`ready-timeout`) |
  * | `loading`, `ready`, `error` | a fatal embed error that a new session cannot fix | `error` (`embed-fatal-error`) |
  * | any with a frame that loaded, and a provider | disconnection, or a move that gives the frame a new document (Firefox; loading or ready) | `renewing` (`load`): the frame goes, its session is spent; the viewer's path of now is restored at ready |
- * | `ready` | disconnection (the frame unloads) | `loading`, without a timer until connected again; the viewer's path of now is restored at ready |
+ * | `holding`, `ready` | disconnection (the frame unloads) | `loading`, without a timer until connected again; the viewer's path of now (or the one held for) is restored |
  * | `loading`, `ready`, `error` with a frame | (re)connection, or a move that gives the frame a new document (Firefox) | `loading`, the viewer's path restored at ready |
  *
  * The renewal ahead of expiry runs beside `ready` and never changes it: renewal.ts.
  *
  * A move with `moveBefore()` (in Chromium) is none of these: the frame lives on.
  */
-type State = 'idle' | 'pending' | 'loading' | 'ready' | 'renewing' | 'error';
+type State = 'idle' | 'pending' | 'loading' | 'holding' | 'ready' | 'renewing' | 'error';
 type StateKey = 'theme' | 'colorScheme' | 'locale' | 'filter';
 type Detail = Omit<SvcStatusDetail, 'status' | 'previous'>;
 export type Ready = SvcEventDetail<'svc:event:ready'>;
@@ -80,6 +83,7 @@ const SANDBOX = 'allow-scripts allow-same-origin allow-forms allow-popups allow-
 // A fatal embed error whose name or context says this is a session problem, which a new session can fix.
 const SESSION_ERROR = /session|auth|token|expired/i;
 const RENEWAL_FAILED = 'session-renewal-failed';
+const NAVIGATE = 'svc:action:navigate';
 const NOT_RENEWED = `${tag}: the session could not be renewed`;
 // Without a provider, a spent session is loaded: some backends' sessions are reusable. When the embed refuses it:
 const REUSED = ` (${tag}: this session was loaded before: use a sessionProvider)`;
@@ -101,6 +105,7 @@ const originOf = (result: EmbedUrlResult | undefined) => (result && 'origin' in 
 /** What the lifecycle reads of its element (svc-embed.ts, which drives it). */
 export interface Host extends ReactiveElement, EmbedUrlInput {
   title: string;
+  path?: string | null;
   readyTimeout: number;
   loading?: 'lazy' | 'eager' | null;
   debug: boolean;
@@ -192,6 +197,8 @@ export class EmbedSession {
   _asking?: SvcSessionReason;
   _retry?: boolean;
   _eager?: boolean;
+  /** While `holding`: the path the frame must view before it is shown. */
+  _hold?: string;
 
   constructor(host: Host, show: (status: SvcEmbedStatus, message?: string) => void) {
     this._host = host;
@@ -214,19 +221,23 @@ export class EmbedSession {
   }
 
   command(type: ActionType, payload: object, navigation?: boolean): void {
+    const path = (payload as { path: string }).path;
     if (navigation) this._restore = undefined;
-    if (this._state === 'ready') this._post(type, payload);
+    if (this._shows()) this._post(type, payload);
     else this._queue.push([type, payload]);
+    // A navigation while holding: the frame must now view that path before it is shown.
+    if (navigation && this._state === 'holding') this._check((this._hold = path));
+    this._cover();
     // During a renewal ahead, the frame behind follows where the host sends the viewer, before it may take the place.
     if (navigation && this._ahead) {
-      this._path = (payload as { path: string }).path;
+      this._path = path;
       follow(this);
     }
   }
 
   /** A state property changed to a valid value: to the visible frame when ready, and to a renewal's frame that is. */
   changed(action: ActionType, payload: object): void {
-    if (this._state === 'ready') this._post(action, payload);
+    if (this._shows()) this._post(action, payload);
     if (this._ahead?.ready) this._post(action, payload, this.behind);
   }
 
@@ -287,6 +298,7 @@ export class EmbedSession {
     if (this.frame && this._shown === this.frame) {
       // A frame that had loaded loads its session again.
       this._reused ||= this._spent(this._session!);
+      this._path = undefined;
       this._win = this.frame.contentWindow;
       this._spend();
       this._to('loading');
@@ -298,7 +310,7 @@ export class EmbedSession {
     // A frame taken out of the document unloads. Detached, no timer runs, and nothing is scheduled.
     cancel(this);
     if (this.frame && this._gone()) return;
-    if (this._state === 'ready') this._to('loading');
+    if (this._shows()) this._to('loading');
     else this._stopTimer();
   }
 
@@ -310,6 +322,7 @@ export class EmbedSession {
     const frame = this.frame;
     if (frame && this._shown === frame && frame.contentWindow !== this._win && !this._gone()) {
       this._reused = true;
+      this._path = undefined;
       this._win = frame.contentWindow;
       this._to('loading');
     }
@@ -334,11 +347,16 @@ export class EmbedSession {
       this._win = frameWindow;
       // Its render is timed from when its wait began (with `lazy`, when it came into view) to its dashboard-loaded.
       this._made = this._started || now;
-      this._to('ready');
+      // A load that must show a path holds until it does (a second ready meanwhile changes nothing).
+      if (this._state !== 'holding') {
+        this._to(this._state !== 'ready' && (this._hold = this._goal()) ? 'holding' : 'ready');
+        if ((this._state as State) == 'holding') this._check(this._hold!);
+      }
     } else if (type === 'svc:event:view' || type === 'svc:event:navigate') {
       this._path = detail.payload.path;
       // The viewer moved on while a renewal restores the path behind: it follows.
       follow(this);
+      if (this._state === 'holding') this._check(this._hold!);
     } else if (type === 'svc:event:dashboard-loaded' && this._made >= 0) {
       // A slow render brings the renewal ahead forward.
       this._rendered = Math.max(this._rendered, now - this._made);
@@ -350,7 +368,8 @@ export class EmbedSession {
       this._touched = type != 'svc:event:ai-query' || this._readyDetail?.payload.surface != 'chat' ? now : Infinity;
     // A listener of the ready's svc-action or svc-status may have ended this session.
     if (frameWindow !== this.frame?.contentWindow) return;
-    this._emit(domEventName(detail.type), detail);
+    // A held load's svc-ready fires when it shows its path (`_check`).
+    if (type !== 'svc:event:ready' || this._state === 'ready') this._emit(domEventName(type), detail);
     // A listener may have changed the URL meanwhile: then this frame is no longer the current one.
     if (detail.type === 'svc:event:error' && detail.payload.fatal && frameWindow === this.frame?.contentWindow) {
       const { name = '', context = '', message } = detail.payload;
@@ -414,10 +433,13 @@ export class EmbedSession {
    * expiry (only while `ready`), the status, and the waiters.
    */
   _to(state: State, detail: Detail = {}) {
+    const from = this._state;
     this._state = state;
     this._retry = false;
-    this._arm();
-    if (state === 'ready') this._flush();
+    this._cover();
+    // A held load's ready timer runs on; what it was sent is not sent again at its ready.
+    if (state !== 'holding') this._arm();
+    if (state === 'holding' || (state === 'ready' && from !== 'holding')) this._flush();
     // Nothing more for a state that a listener (of an svc-action sent at ready) has left.
     if (this._state !== state) return;
     cancel(this);
@@ -438,7 +460,7 @@ export class EmbedSession {
     // at the assignment); otherwise `pending` keeps the status until the update. `svc-status` fires when it changes.
     const previous = this.status;
     const status =
-      state === 'renewing' || (state === 'pending' && previous === 'ready')
+      state === 'renewing' || state === 'holding' || (state === 'pending' && previous === 'ready')
         ? 'loading'
         : state === 'pending'
           ? previous
@@ -463,13 +485,58 @@ export class EmbedSession {
    * Returns whether it was.
    */
   _gone() {
-    this._restore = this._path ?? this._restore;
+    this._keep();
     // A frame in the shadow root of an element that was connected has loaded.
     if (!this._provider() || this._shown !== this.frame) return;
     this._shown!.remove();
     this._shown = undefined;
     this._renew(undefined, 'load');
     return true;
+  }
+
+  /**
+   * The current frame's document goes: what to restore at the next ready is the viewer's path (while ready, or after
+   * an error), or the one a held load was for; while loading, the one it was to restore still.
+   */
+  _keep() {
+    const state = this._state;
+    this._restore =
+      (state == 'ready' ? this._path : (this._hold ?? (state == 'error' ? this._path : undefined))) ?? this._restore;
+  }
+
+  /** Whether the current frame said ready, and takes actions: `ready`, or `holding`. */
+  _shows() {
+    return this._state == 'ready' || this._state == 'holding';
+  }
+
+  /**
+   * The path a load must show before it is ready: the last held navigation, else the viewer's path to restore, else
+   * `path`, when valid. With `unheld`, none when a held navigation goes there.
+   */
+  _goal(unheld?: boolean) {
+    let held: string | undefined;
+    for (const [type, payload] of this._queue) if (type == NAVIGATE) held = (payload as { path: string }).path;
+    if (held) return unheld ? undefined : held;
+    for (const path of [this._restore, this._host.path]) if (path && !pathProblem(path)) return path;
+  }
+
+  /** While holding: once the frame has viewed `goal`, and the host has painted twice since, the load is ready. */
+  _check(goal: string) {
+    if (this._path === goal)
+      painted(this._host, () => {
+        if (this._state != 'holding' || this._hold !== goal || this._path !== goal) return;
+        this._hold = undefined;
+        this._to('ready');
+        if ((this._state as State) == 'ready') this._emit('svc-ready', this._readyDetail!);
+      });
+  }
+
+  /**
+   * A frame that loads to show a path is covered (opaque: the element's style sheet) until it shows it: the viewer
+   * never sees the view it opens at.
+   */
+  _cover() {
+    this.frame?.toggleAttribute('held', this._state == 'holding' || (this._state == 'loading' && !!this._goal()));
   }
 
   /** The current frame, once in the document, has loaded its session: it is spent, for every element of the app. */
@@ -497,7 +564,7 @@ export class EmbedSession {
   _end() {
     this.frame = undefined;
     this.origin = '';
-    this._path = undefined;
+    this._path = this._hold = undefined;
   }
 
   /** A new frame for `url`: sandboxed, with a referrer policy of its own. */
@@ -553,7 +620,7 @@ export class EmbedSession {
    */
   _renew(session?: string, reason: SvcSessionReason = 'manual') {
     if (this._state !== 'renewing') {
-      this._restore = this._path ?? this._restore;
+      this._keep();
       this._end();
       this._reason = reason == 'load' ? reason : undefined;
       this._spentAnswers = 0;
@@ -681,12 +748,16 @@ export class EmbedSession {
     if (this._state === 'renewing') return this._fail(this._asking);
     const frameLoaded = this._loaded;
     const elapsedMs = Math.round(performance.now() - this._started!);
+    const seconds = Math.round(elapsedMs / 1000);
     // Chromium fires load for its own error page too, so "loaded" may still be a refused connection.
-    const message = `${tag}: no ready in ${Math.round(elapsedMs / 1000)} s. ${
-      frameLoaded
-        ? "The frame loaded. Likely: this page's origin may not frame the tenant (CSP frame-ancestors, allowed embed origins); embed messaging is not in the tenant's plan; the session is invalid or expired; third-party cookies are blocked; src is not an embed page; or the browser showed an error page (network, DNS, TLS)."
-        : 'The frame never loaded: network, DNS or TLS failed, or the tenant is down.'
-    }`;
+    const message =
+      this._state == 'holding'
+        ? `${tag}: the embed said ready, but did not show the path ${this._hold} in ${seconds} s: is it a path of this embed?`
+        : `${tag}: no ready in ${seconds} s. ${
+            frameLoaded
+              ? "The frame loaded. Likely: this page's origin may not frame the tenant (CSP frame-ancestors, allowed embed origins); embed messaging is not in the tenant's plan; the session is invalid or expired; third-party cookies are blocked; src is not an embed page; or the browser showed an error page (network, DNS, TLS)."
+              : 'The frame never loaded: network, DNS or TLS failed, or the tenant is down.'
+          }`;
     console.error(message);
     this._to('error', { reason: 'ready-timeout', message, frameLoaded, elapsedMs });
   }
@@ -713,7 +784,7 @@ export class EmbedSession {
    */
   _flush(behind?: HTMLIFrameElement) {
     const frame = this.frame;
-    const live = () => this._state === 'ready' && this.frame === frame;
+    const live = () => this._shows() && this.frame === frame;
     for (const { key, action } of STATE) {
       const payload = this.values[key]?.payload;
       if (payload) {
@@ -722,11 +793,12 @@ export class EmbedSession {
       }
     }
     if (behind) return;
-    // After a renewal or a reload: back to where the viewer was, unless the host navigated since.
-    const restore = this._restore;
+    // The path the load must show (the viewer's after a renewal or a reload, or `path`), unless a held navigation
+    // goes there.
+    const goal = this._goal(true);
     if (!live()) return;
     this._restore = undefined;
-    if (restore && !pathProblem(restore)) this._post('svc:action:navigate', { path: restore });
+    if (goal) this._post(NAVIGATE, { path: goal });
     while (this._queue.length && live()) this._post(...this._queue.shift()!);
   }
 

@@ -37,10 +37,10 @@ const URL_KEYS: PropertyKey[] = ['src', 'tenantOrigin', 'publicId', 'session', '
  * @fires {SvcStatusDetail} svc-status - `status` changed. Detail: `{status, previous, reason?, message?, frameLoaded?, elapsedMs?}`.
  * @fires {SvcActionDetail} svc-action - An action was posted to the embed: exactly the envelope sent, without `source` and `direction`. Detail: `{type, payload, timestamp}`.
  * @fires {SvcSessionRenewalFailedDetail} svc-session-renewal-failed - A renewal ahead of expiry failed; the visible frame stays, and the element tries again while the session lasts. Detail: `{attempt, reason, expiresAt, message?}`; `reason` is `provider-error`, `provider-timeout`, `invalid-session`, `ready-timeout`, `embed-error` or `embed-fatal-error`. No session in it.
- * @slot loading - Shown over the frame while `status` is `loading`.
+ * @slot loading - Shown over the frame while `status` is `loading`; opaque while a load must show a path other than the one the embed opens at (`path`, a held `navigate()`, the viewer's path restored after a reload).
  * @slot error - Shown over the frame while `status` is `error`; replaces the built-in message.
  * @csspart frame - The iframe.
- * @csspart loading - The box over the frame that holds the `loading` slot.
+ * @csspart loading - The box over the frame that holds the `loading` slot; while a load must show a path first, it has the background `Canvas`.
  * @csspart error - The box over the frame that holds the `error` slot.
  * @cssstate loading - Waiting for the embed's ready.
  * @cssstate ready - The embed is ready.
@@ -54,6 +54,7 @@ export class SvcEmbedElement extends ReactiveElement {
 iframe{display:block;box-sizing:border-box;width:100%;height:100%;border:0}
 [part=loading],[part=error]{position:absolute;inset:0;display:flex;align-items:center;justify-content:center}
 [part=error]{padding:1em;text-align:center;background:#f4f4f5;color:#3f3f46}
+[held]~[part=loading]{background:Canvas}
 [inert]{position:absolute;inset:0;z-index:-1}`);
 
   static override properties = {
@@ -65,6 +66,7 @@ iframe{display:block;box-sizing:border-box;width:100%;height:100%;border:0}
     colorScheme: { attribute: 'color-scheme' },
     locale: {},
     filter: {},
+    path: {},
     theme: {
       // The attribute takes JSON; text that does not parse stays a string, which the theme check reports.
       // "[object Object]" is what a server renderer writes for an object property: no theme, and no warning,
@@ -149,6 +151,13 @@ iframe{display:block;box-sizing:border-box;width:100%;height:100%;border:0}
    * with `filterParam('orders', 'status', 'shipped')`. Sends `svc:action:set-filter`.
    */
   declare filter?: string | null;
+  /**
+   * The in-embed path the embed opens at, such as `/details/7`: at each load of a new URL (and whenever there is no
+   * viewer's path to restore), the loading state is held, opaque, until the embed has viewed it. A change after ready
+   * navigates, as `navigate()` does. The element never writes it: the viewer's navigations are `svc-navigate` events.
+   * Same rule as `navigate()`; an invalid value warns and is ignored.
+   */
+  declare path?: string | null;
   /**
    * A brand theme (`primaryColor`, `borderRadius`, `font`, …): plain JSON-like data. Assign a new object to apply a
    * change; a JSON copy is sent with `svc:action:set-theme`. The attribute takes JSON; the text `[object Object]`
@@ -370,6 +379,12 @@ iframe{display:block;box-sizing:border-box;width:100%;height:100%;border:0}
   }
 
   protected override updated(changed: PropertyValues): void {
+    const path = this.path;
+    if (changed.has('path') && path != null) {
+      const problem = pathProblem(path);
+      if (problem) console.warn(`${tag}: ignoring path: path ${problem}`);
+      else this.#life.command('svc:action:navigate', { path }, true);
+    }
     for (const { key, action, field, check } of STATE) {
       if (!changed.has(key)) continue;
       // The current value, checked, with the payload to send: a copy taken now.

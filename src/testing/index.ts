@@ -14,7 +14,13 @@
 import '../define.js';
 import { SURFACES, buildEvent, domEventName, isPlainObject } from '@svc-embed/protocol';
 import type { EventEnvelope, EventPayloadMap, EventType, ReadyPayload, Surface } from '@svc-embed/protocol';
-import type { SvcActionDetail, SvcEvent, SvcMessageRejectedDetail, SvcSessionRenewalFailedDetail } from '../events.js';
+import type {
+  SvcActionDetail,
+  SvcEvent,
+  SvcMessageRejectedDetail,
+  SvcSessionRenewalFailedDetail,
+  SvcStatusDetail,
+} from '../events.js';
 import type { SvcEmbedElement } from '../svc-embed.js';
 import { framePoster } from './frame.js';
 
@@ -266,7 +272,10 @@ async function deliver<T extends EventType>(el: SvcEmbedElement, envelope: Event
 
 /**
  * Sends `svc:event:ready` with {@link READY_DEFAULTS} (`mode: 'signed'`, `surface: 'dashboard'`, …) and
- * the fields of `payload` over them. The element becomes `ready` and sends its state and held commands.
+ * the fields of `payload` over them. The element becomes `ready` and sends its state and held commands. When the load
+ * must show a path first (`path`, a held `navigate()`, a path restored), the element holds its loading state until
+ * the embed has viewed it: then this also sends `svc:event:view` for that path, as an embed sent there does, and
+ * resolves at `svc-ready`.
  */
 export function emitReady(
   el: SvcEmbedElement,
@@ -274,7 +283,46 @@ export function emitReady(
   options: EmitOptions = {},
 ): Promise<SvcEvent<'svc:event:ready'>> {
   if (!isPlainObject(payload)) throw new TypeError(`${NAME}: emitReady(el, payload): payload must be a plain object`);
-  return emitEvent(el, 'svc:event:ready', { ...READY_DEFAULTS, ...payload }, options);
+  const ready = { ...READY_DEFAULTS, ...payload };
+  // The last navigation the element posts at this ready, and its svc-ready or failure, should it hold.
+  let path: string | undefined;
+  let ended!: (e: Event) => void;
+  const onAction = (e: Event) => {
+    const { type, payload } = (e as CustomEvent<SvcActionDetail>).detail;
+    if (type === 'svc:action:navigate') path = payload.path;
+  };
+  const shown = new Promise<SvcEvent<'svc:event:ready'>>((resolve, reject) => {
+    ended = (e) => {
+      const { status, message } = (e as CustomEvent<SvcStatusDetail>).detail;
+      if (e.type === 'svc-ready') resolve(e as SvcEvent<'svc:event:ready'>);
+      else if (status === 'error') reject(new Error(`${NAME}: emitReady: the <svc-embed> failed: ${message}`));
+    };
+  });
+  const listen = (on: boolean) => {
+    for (const [name, listener] of [
+      ['svc-action', onAction],
+      ['svc-ready', ended],
+      ['svc-status', ended],
+    ] as const)
+      if (on) el.addEventListener(name, listener, true);
+      else el.removeEventListener(name, listener, true);
+  };
+  listen(true);
+  let sent: Promise<SvcEvent<'svc:event:ready'>>;
+  try {
+    sent = emitEvent(el, 'svc:event:ready', ready, options);
+  } catch (error) {
+    listen(false);
+    throw error;
+  }
+  return sent
+    .catch(async (error: unknown) => {
+      if (path === undefined || el.status !== 'loading') throw error;
+      const { surface, publicId } = ready;
+      await emitEvent(el, 'svc:event:view', { surface, path, ...(publicId ? { publicId } : {}) }, options);
+      return shown;
+    })
+    .finally(() => listen(false));
 }
 
 /**

@@ -232,6 +232,8 @@ describe('outgoing actions', () => {
     await peerLoaded(windowOf(el));
     el.navigate('/new');
     await peerReady(windowOf(el));
+    // The load holds its loading state until the embed has viewed /new (the peer does when sent there).
+    await el.whenReady();
     expect(el.ready).to.equal(true);
     const report = await peerReport(windowOf(el));
     expect(report.map((r) => r.data.payload)).to.deep.equal([{ path: '/new' }]);

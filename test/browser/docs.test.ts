@@ -35,6 +35,9 @@ function claims(code: string): Array<[string, string]> {
 
 afterEach(cleanup);
 
+/** docs/lifecycle.md's scripts, in page order. */
+const lifecycleScripts = async () => (await examples('docs/lifecycle.md')).filter((e) => e.lang === 'js');
+
 describe('docs/element.md', () => {
   it('has the examples this file runs', async () => {
     expect((await examples('docs/element.md')).map((e) => e.lang)).to.deep.equal(['js', 'html']);
@@ -70,11 +73,11 @@ describe('docs/element.md', () => {
 
 describe('docs/lifecycle.md', () => {
   it('has the examples this file runs', async () => {
-    expect((await examples('docs/lifecycle.md')).map((e) => e.lang)).to.deep.equal(['js', 'js', 'js', 'js']);
+    expect((await examples('docs/lifecycle.md')).map((e) => e.lang)).to.deep.equal(['js', 'html', 'js', 'js', 'js']);
   });
 
   it("a provider that shares its backend's reusable sessions: one request for the calls made within 10 s", async () => {
-    const [, sharing] = await examples('docs/lifecycle.md');
+    const [, sharing] = await lifecycleScripts();
     let requests = 0;
     const fetchSession = () => Promise.resolve(`reusable-${++requests}`);
     const elements = [0, 1, 2].map(() => {
@@ -96,7 +99,7 @@ describe('docs/lifecycle.md', () => {
   });
 
   it('the svc-status listener reports an error with its reason', async () => {
-    const [listener] = await examples('docs/lifecycle.md');
+    const [listener] = await lifecycleScripts();
     const el = document.createElement('svc-embed');
     const reported: unknown[][] = [];
     run(listener.code, {}, { embed: el, reportToMonitoring: (...args: unknown[]) => reported.push(args) });
@@ -110,7 +113,7 @@ describe('docs/lifecycle.md', () => {
   });
 
   it('the session provider renews the session with what the backend answers', async () => {
-    const [, , provider] = await examples('docs/lifecycle.md');
+    const [, , provider] = await lifecycleScripts();
     const el = document.createElement('svc-embed');
     el.src = peerUrl(tenant, 'dashboard', '&session=first-session');
     const asked: string[] = [];
@@ -128,9 +131,25 @@ describe('docs/lifecycle.md', () => {
   });
 });
 
+describe('docs/lifecycle.md, a path to open at', () => {
+  it('the element with `path` opens there: svc-ready once the embed has viewed it', async () => {
+    const [markup] = (await examples('docs/lifecycle.md')).filter((e) => e.lang === 'html');
+    const template = new DOMParser().parseFromString(markup.code, 'text/html').querySelector('svc-embed')!;
+    const el = document.importNode(template, true) as SvcEmbedElement;
+    // The peer says ready at load, and views each path it is sent to.
+    el.setAttribute('src', peerUrl(tenant, 'dashboard'));
+    const views: string[] = [];
+    el.addEventListener('svc-view', (e) => views.push(e.detail.payload.path));
+    const ready = oneSvcEvent(el, 'svc-ready');
+    document.body.append(el);
+    await ready;
+    expect([el.status, el.path, views]).to.deep.equal(['ready', '/details/7', ['/details/7']]);
+  });
+});
+
 describe('docs/lifecycle.md, renewal ahead of expiry', () => {
   it('the provider answers the session with its expiry, and a failed attempt is reported', async () => {
-    const [, , , ahead] = await examples('docs/lifecycle.md');
+    const [, , , ahead] = await lifecycleScripts();
     const el = document.createElement('svc-embed');
     el.src = peerUrl(tenant, 'dashboard', '&session=first-session');
     const expiresAt = new Date(Date.now() + 600_000).toISOString();

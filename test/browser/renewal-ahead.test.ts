@@ -181,7 +181,8 @@ describe('renewal ahead of expiry', () => {
       const clock = sinon.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'], shouldAdvanceTime: true });
       const el = document.createElement('svc-embed');
       el.sessionProvider = provider;
-      el.src = peerUrl(peer, surface, '&session=host-session-1');
+      // The tests say what each frame views (noview: the peer does not view the paths it is sent to by itself).
+      el.src = peerUrl(peer, surface, '&session=host-session-1&noview=1');
       el.sessionExpiresAt = new Date(Date.now() + 10 * MINUTE);
       const ready = oneSvcEvent(el, 'svc-ready');
       document.body.append(el);

@@ -260,7 +260,8 @@ describe('the ready timeout', () => {
     await peerReady(windowOf(el));
     await ready;
     expect(el.status).to.equal('ready');
-    expect(seen.map((d) => d.status)).to.deep.equal(['loading', 'error', 'ready']);
+    // The late ready must show /late first: `loading` (held) until the embed has viewed it.
+    expect(seen.map((d) => d.status)).to.deep.equal(['loading', 'error', 'loading', 'ready']);
     expect((await peerReport(windowOf(el))).map((r) => r.data.payload)).to.deep.equal([
       { scheme: 'dark' },
       { path: '/late' },

@@ -54,6 +54,8 @@ export class SvcEmbedDirective implements OnChanges {
   @Input() locale?: SvcEmbedElement['locale'];
   /** The element's `filter`: build it with `filterParam()`. */
   @Input() filter?: SvcEmbedElement['filter'];
+  /** The element's `path`: the in-embed path the embed opens at; a change after ready navigates. */
+  @Input() path?: SvcEmbedElement['path'];
   /** The element's `theme`: assign a new object to apply a change. */
   @Input() theme?: SvcEmbedElement['theme'];
   /** The element's `title`: the accessible name of the iframe. */
