@@ -1,7 +1,7 @@
 // The CDN bundles, built from the tsc output, each self-contained and minified with Lit inlined:
 // an ES module for <script type="module">, and a classic script (an IIFE that sets the global `SvcEmbed`) for
 // pages that cannot load modules: tag managers, some CMSes. scripts/size.mjs checks both against the budget.
-// svc-embed/prerender has a bundle of its own, an ES module.
+// svc-embed/prerender and svc-embed/history have a bundle each, an ES module.
 import { nodeResolve } from '@rollup/plugin-node-resolve';
 import terser from '@rollup/plugin-terser';
 
@@ -28,4 +28,6 @@ export default [
   // svc-embed/prerender, a module of its own (outside the element's budget): it uses the <svc-embed> that the
   // element's bundle defines (the npm module, dist/prerender.js, defines it itself).
   bundle('cdn/svc-embed-prerender.min.js', 'es', {}, 'dist/prerender-core.js'),
+  // svc-embed/history, a module of its own that imports nothing: the protocol's path rule is inlined.
+  bundle('cdn/svc-embed-history.min.js', 'es', {}, 'dist/history.js'),
 ];

@@ -22,9 +22,25 @@ export function regions() {
     tag('svc-embed.classic.min.js', ' '),
     '```',
   ].join('\n');
-  return ['README.md', 'docs/security.md', 'docs/frameworks/plain-html.md'].map((file) => ({
-    file,
-    name: 'cdn-tags',
-    content,
-  }));
+  // svc-embed/history: an ES module of its own, imported by a module script; the import map pins its integrity.
+  const history = [
+    '```html',
+    tag('svc-embed.min.js', ' type="module" '),
+    '<script type="importmap">',
+    `  { "integrity": { "${url('svc-embed-history.min.js')}": "${integrity['svc-embed-history.min.js']}" } }`,
+    '</script>',
+    '<script type="module">',
+    `  import { syncHistory } from '${url('svc-embed-history.min.js')}';`,
+    "  syncHistory(document.querySelector('svc-embed'), { param: 'sales' });",
+    '</script>',
+    '```',
+  ].join('\n');
+  return [
+    ...['README.md', 'docs/security.md', 'docs/frameworks/plain-html.md'].map((file) => ({
+      file,
+      name: 'cdn-tags',
+      content,
+    })),
+    { file: 'docs/history.md', name: 'cdn-history', content: history },
+  ];
 }

@@ -47,6 +47,8 @@ interface PeerAnswer {
   peerReport?: PeerReport;
   /** What its popup reports: `navigated`, `threw <name>` or `blocked`. */
   peerPopup?: unknown;
+  /** With `router=1`: the path it shows (with `peerId`). */
+  peerPath?: string;
 }
 
 /** `data` of a message event as a peer answer: an object, whose keys the listener checks; or nothing. */
@@ -148,6 +150,19 @@ export function peerBurst(win: Window, count: number): Promise<unknown> {
 /** Has the peer say svc:event:ready. */
 export function peerReady(win: Window, origin = tenant): Promise<unknown> {
   return ask(win, origin, { peerCmd: 'ready' }, () => undefined);
+}
+
+/**
+ * Has a routing peer (`router=1` in its URL) make navigations the viewer makes inside it, one after the other, as fast
+ * as it can: each posts navigate and view (and with `embedHistory=1`, pushes an entry first).
+ */
+export function peerClick(win: Window, ...paths: string[]): Promise<unknown> {
+  return ask(win, tenant, { peerCmd: 'click', paths }, () => undefined);
+}
+
+/** The path a routing peer shows. */
+export function peerPath(win: Window): Promise<string | undefined> {
+  return ask(win, tenant, { peerCmd: 'where' }, (d) => d.peerPath ?? '');
 }
 
 /** Every svc-embed message the peer received, with the origin it came from. */

@@ -58,13 +58,27 @@ function tag(bundle: (typeof BUNDLES)[number], integrity: string, crossorigin = 
 describe('Subresource Integrity of the CDN bundles (cdn/integrity.json)', () => {
   afterEach(() => document.querySelectorAll('iframe').forEach((f) => f.remove()));
 
+  it('svc-embed/history loads as a module with its own value, and is refused with another', async () => {
+    const integrity = await builtIntegrity();
+    const name = 'svc-embed-history.min.js';
+    const attrs = (value: string) =>
+      `type="module" src="${tenant}/cdn/${name}" integrity="${value}" crossorigin="anonymous"`;
+    expect((await page(attrs(integrity[name]))).outcome).to.deep.equal(['load']);
+    expect((await page(attrs(integrity['svc-embed.min.js']))).outcome).to.deep.equal(['error']);
+  });
+
   it('cdn/integrity.json maps each bundle file name to one sha384 value', async () => {
     const integrity = await builtIntegrity();
-    // The element's bundles, then svc-embed/prerender's module (loaded as a module beside the element's).
-    expect(Object.keys(integrity)).to.deep.equal([...BUNDLES.map((b) => b.name), 'svc-embed-prerender.min.js']);
+    // The element's bundles, then svc-embed/prerender's module (loaded as a module beside the element's), then
+    // svc-embed/history's.
+    expect(Object.keys(integrity)).to.deep.equal([
+      ...BUNDLES.map((b) => b.name),
+      'svc-embed-prerender.min.js',
+      'svc-embed-history.min.js',
+    ]);
     // 384 bits are 48 bytes, 64 base64 characters without padding.
     for (const value of Object.values(integrity)) expect(value).to.match(/^sha384-[A-Za-z0-9+/]{64}$/);
-    expect(new Set(Object.values(integrity)).size).to.equal(BUNDLES.length + 1);
+    expect(new Set(Object.values(integrity)).size).to.equal(BUNDLES.length + 2);
     expect(new URL(tenant).origin).to.not.equal(location.origin);
   });
 

@@ -29,6 +29,7 @@ const PAGES = [
   'docs/testing.md',
   'docs/tenant.md',
   'docs/prerender.md',
+  'docs/history.md',
   'CHANGELOG.md',
   'CONTRIBUTING.md',
   'bench/README.md',

@@ -1,6 +1,6 @@
 // The simulated embed: one page for the dashboard, app and chat surfaces. It verifies the session,
 // says ready, then renders its surface and applies the host's actions.
-import { parseFilterParam, publicIdProblem } from '/embed/protocol/index.js';
+import { parseFilterParam, pathProblem, publicIdProblem } from '/embed/protocol/index.js';
 import { useToken, whenSessionExpires } from './api.js';
 import { h } from './dom.js';
 import { createBridge } from './bridge.js';
@@ -23,6 +23,13 @@ const allowExport = params.getAll('allowExport').join() === 'true';
 const allowOrigins = (document.querySelector('meta[name="svc-allow-origins"]')?.content ?? '')
   .split(' ')
   .filter(Boolean);
+// The history switch (startTenant's embedHistory, --embed-history, or embedHistory=1 in this frame's URL): the embed
+// keeps its own history as a single-page app's router does. Each navigation the viewer makes pushes one entry (which
+// joins the tab's history), a navigation the host asks for replaces the current one, and Back or Forward inside the
+// frame routes to the entry's path.
+const embedHistory =
+  document.querySelector('meta[name="svc-embed-history"]')?.content === 'on' ||
+  params.getAll('embedHistory').join() === '1';
 const EXPIRED = 'The embed session has expired. Ask the host application for a new session.';
 
 // ---- debug panel: every action in, every event out, every refused message. Its toggle sits in the
@@ -417,8 +424,19 @@ function appSurface(boot) {
 
 const router = {
   path: undefined,
-  go(path, { force = false, silent = false, relabel = false } = {}) {
+  /**
+   * Shows `path`, and tells the host (navigate, when it is not the first view, and view). `from` says who asked:
+   * 'viewer' (a click in the embed), 'host' (svc:action:navigate) or 'history' (the frame's own Back or Forward);
+   * with the history switch, the first pushes an entry and the second replaces the current one.
+   */
+  go(path, { force = false, silent = false, relabel = false, from = 'viewer' } = {}) {
     if (path === this.path && !force) return;
+    if (embedHistory && !silent && this.path !== undefined && from !== 'history') {
+      // The path is in the state and in the fragment (the frame's URL keeps its session and parameters).
+      const url = `${location.pathname}${location.search}#${encodeURI(path)}`;
+      if (from === 'host') history.replaceState({ svcEmbedPath: path }, '', url);
+      else history.pushState({ svcEmbedPath: path }, '', url);
+    }
     const previousPath = this.path;
     let title = current.route(path, { relabel });
     this.missing = title === undefined;
@@ -463,7 +481,7 @@ function onAction({ type, payload }) {
       break;
     }
     case 'svc:action:navigate':
-      router.go(payload.path);
+      router.go(payload.path, { from: 'host' });
       break;
     case 'svc:action:refresh':
       current.refresh();
@@ -530,6 +548,14 @@ async function main() {
     ...(publicId ? { publicId } : {}),
   });
   router.go('/');
+  if (embedHistory) {
+    // The first entry names the first view, so that Back to it routes there.
+    history.replaceState({ svcEmbedPath: '/' }, '', `${location.pathname}${location.search}#/`);
+    addEventListener('popstate', (e) => {
+      const path = e.state?.svcEmbedPath;
+      if (typeof path === 'string' && !pathProblem(path) && !dead) router.go(path, { from: 'history' });
+    });
+  }
   if (Number.isFinite(boot.expiresInMs)) expiryTimer = setTimeout(expire, Math.max(0, boot.expiresInMs));
 }
 

@@ -45,7 +45,7 @@ const tenantCommand: Command = {
   name: NAME,
   summary: 'run the simulated tenant (embed surfaces, REST, SCIM, demo keys) on this machine until Ctrl-C',
   help: `Usage: svc-embed-tenant [--port <n>] [--host <host> [--expose]] [--allow-origin <origin>]... [--latency off|on]
-                        [--reusable-sessions]
+                        [--reusable-sessions] [--embed-history]
 
 Runs the simulated tenant on one local origin: the embed surfaces (dashboard, app, chat), the REST and
 SCIM endpoints, the seeded data and the demo keys. Point <svc-embed> on your own dev server at it: it
@@ -64,6 +64,9 @@ Options:
   --reusable-sessions      let a minted session (POST /api/v1/embed/sessions) be loaded any number of
                            times until it ends. Default: single-use, as the service's: the first embed
                            load exchanges it, and any other load is refused (SessionUsedError)
+  --embed-history          the embed pages keep their own history, as a single-page app's router does:
+                           a navigation the viewer makes pushes an entry (which joins the tab's history),
+                           one the host asks for replaces it. One frame can ask with embedHistory=1 in its URL
   -h, --help               this help
 
 Exit codes:
@@ -78,6 +81,7 @@ Exit codes:
     latency: { type: 'string' },
     expose: { type: 'boolean' },
     'reusable-sessions': { type: 'boolean' },
+    'embed-history': { type: 'boolean' },
   },
 
   async run({ flags, io, signal, program }) {
@@ -95,6 +99,7 @@ Exit codes:
         latency,
         expose: flags.expose === true,
         reusableSessions: flags['reusable-sessions'] === true,
+        embedHistory: flags['embed-history'] === true,
         ...(allowOrigins ? { allowOrigins } : {}),
       });
     } catch (error) {

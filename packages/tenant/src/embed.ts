@@ -66,9 +66,12 @@ export async function embedRoutes({
   latency,
   sessions,
   reusableSessions = false,
+  embedHistory = false,
 }: {
   allowOrigins: readonly string[];
   latency: boolean;
+  /** Whether every embed page keeps its own history (a frame's URL can also ask with embedHistory=1). */
+  embedHistory?: boolean;
   /** Whether minted sessions may be loaded more than once (the root page says so). */
   reusableSessions?: boolean;
   /** The tenant's sessions, shared with the session-generation API. */
@@ -79,7 +82,8 @@ export async function embedRoutes({
   const escape = (v: string): string => v.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
   const shell = (await readFile(SHELL, 'utf8')).replace(
     '<meta charset="utf-8">',
-    `<meta charset="utf-8">\n  <meta name="svc-allow-origins" content="${escape(allowOrigins.join(' '))}">`,
+    `<meta charset="utf-8">\n  <meta name="svc-allow-origins" content="${escape(allowOrigins.join(' '))}">` +
+      (embedHistory ? '\n  <meta name="svc-embed-history" content="on">' : ''),
   );
   const csp = CSP(allowOrigins.join(' '));
 

@@ -49,6 +49,14 @@ export interface TenantOptions {
    * `SessionUsedError`. Either way, an unused session lapses after its exchange window.
    */
   reusableSessions?: boolean;
+  /**
+   * `true` makes every embed page keep its own history, as a single-page app's router does: each navigation the
+   * viewer makes in the embed pushes one entry (which joins the tab's history), a navigation the host asks for
+   * (`svc:action:navigate`) replaces the current entry, and the frame's own Back and Forward route to the entry's
+   * path (with `svc:event:navigate` and `svc:event:view`). Default `false`: the embed adds no history entry. One
+   * frame can ask for it alone with `embedHistory=1` in its embed URL.
+   */
+  embedHistory?: boolean;
 }
 
 /** A running simulated tenant. */
@@ -77,6 +85,7 @@ interface CheckedOptions {
   readonly latency: boolean;
   readonly expose: boolean;
   readonly reusableSessions: boolean;
+  readonly embedHistory: boolean;
 }
 
 const PUBLIC_DIR = fileURLToPath(new URL('../public/', import.meta.url));
@@ -89,6 +98,7 @@ const OPTIONS: readonly string[] = [
   'latency',
   'expose',
   'reusableSessions',
+  'embedHistory',
 ] satisfies readonly (keyof TenantOptions)[];
 const HOST_NAME =
   /^(?=.{1,253}$)[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/;
@@ -114,6 +124,7 @@ function checkOptions(options: unknown): CheckedOptions {
     latency = true,
     expose = false,
     reusableSessions = false,
+    embedHistory = false,
   }: UncheckedOptions = options;
   if (typeof port !== 'number' || !Number.isInteger(port) || port < 0 || port > 65535) {
     throw new TypeError(
@@ -135,13 +146,15 @@ function checkOptions(options: unknown): CheckedOptions {
     throw new TypeError(`startTenant: expose must be true or false, not ${shown(expose)}`);
   if (typeof reusableSessions !== 'boolean')
     throw new TypeError(`startTenant: reusableSessions must be true or false, not ${shown(reusableSessions)}`);
+  if (typeof embedHistory !== 'boolean')
+    throw new TypeError(`startTenant: embedHistory must be true or false, not ${shown(embedHistory)}`);
   if (!expose && !isLoopbackName(bare)) {
     throw new TypeError(
       `startTenant: host ${shown(host)} is not a loopback address: other machines could use the demo keys and ` +
         'sessions. Listen on 127.0.0.1 (the default), or pass expose: true to allow it',
     );
   }
-  return { port, host: bare, allowOrigins: origins, latency, expose, reusableSessions };
+  return { port, host: bare, allowOrigins: origins, latency, expose, reusableSessions, embedHistory };
 }
 
 /** A host to listen on that only this machine reaches: localhost, 127.0.0.0/8 or ::1. */
@@ -168,14 +181,15 @@ function remoteOriginsOf(host: string, port: number): string[] {
  *   origins that may frame the embed and exchange messages with it, each an origin or an origin with
  *   any port (`http://localhost:*`; default: localhost and 127.0.0.1 on any port), latency: false
  *   answers queries without the simulated delay, reusableSessions: true lets a minted session be loaded more than
- *   once (default: single-use).
+ *   once (default: single-use), embedHistory: true makes the embed pages keep their own history as a router does
+ *   (default: they add no entry; a frame's URL can ask with embedHistory=1).
  * @throws {TypeError} for an unknown option or a value out of its domain
  */
 export async function startTenant(options?: TenantOptions): Promise<Tenant> {
-  const { port, host, allowOrigins, latency, expose, reusableSessions } = checkOptions(options);
+  const { port, host, allowOrigins, latency, expose, reusableSessions, embedHistory } = checkOptions(options);
   // One set of sessions: what the session-generation API mints, the embed accepts.
   const sessions = createSessions({ reusable: reusableSessions });
-  const embed = await embedRoutes({ allowOrigins, latency, sessions, reusableSessions });
+  const embed = await embedRoutes({ allowOrigins, latency, sessions, reusableSessions, embedHistory });
   // Exposed on a host name, the tenant answers to that name too (an IP literal it answers to already).
   const app = createApp('tenant', { hostNames: expose && !isIP(host) ? [host] : [] });
   app.use(mount('/embed/static', serveDir(PUBLIC_DIR, { extensions: ['.js', '.css'] })));
