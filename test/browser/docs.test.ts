@@ -135,7 +135,7 @@ describe('docs/lifecycle.md, a path to open at', () => {
   it('the element with `path` opens there: svc-ready once the embed has viewed it', async () => {
     const [markup] = (await examples('docs/lifecycle.md')).filter((e) => e.lang === 'html');
     const template = new DOMParser().parseFromString(markup.code, 'text/html').querySelector('svc-embed')!;
-    const el = document.importNode(template, true) as SvcEmbedElement;
+    const el = document.importNode<SvcEmbedElement>(template, true);
     // The peer says ready at load, and views each path it is sent to.
     el.setAttribute('src', peerUrl(tenant, 'dashboard'));
     const views: string[] = [];
