@@ -5,13 +5,12 @@
 // Without it, the embed adds no entry. In headless browsers, on a host page of another origin.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer } from 'node:http';
-import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import { buildAction } from '@svc-embed/protocol';
 import { startTenant } from '@svc-embed/tenant';
 import { enginesFrom, launch, unavailable } from '../support/browsers.mjs';
+import { serveHostPage } from '../support/loopback.mjs';
 import { startUntil } from '../support/processes.mjs';
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -96,14 +95,7 @@ for (const engine of enginesFrom('E2E_BROWSERS')) {
         },
       );
       cli.origin = /^Simulated tenant {2}(http:\/\/\S+)$/m.exec(cli.stdout)?.[1];
-      server = createServer((req, res) => {
-        res.setHeader('content-type', 'text/html');
-        res.end(HOST_PAGE);
-      });
-      server.listen(0, '127.0.0.1');
-      await once(server, 'listening');
-      // localhost: another origin than the tenant's 127.0.0.1, and one the tenant allows by default.
-      hostOrigin = `http://localhost:${server.address().port}`;
+      ({ server, hostOrigin } = await serveHostPage(HOST_PAGE));
       browser = await launch(engine);
     });
     after(async () => {

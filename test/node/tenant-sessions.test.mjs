@@ -4,12 +4,11 @@
 // reload are refused with a fatal error, while the document that exchanged the session keeps working.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer } from 'node:http';
-import { once } from 'node:events';
 import { buildAction } from '@svc-embed/protocol';
 import { startTenant } from '@svc-embed/tenant';
 import { createSessions } from '../../packages/tenant/dist/sessions.js';
 import { enginesFrom, launch, unavailable } from '../support/browsers.mjs';
+import { serveHostPage } from '../support/loopback.mjs';
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
@@ -291,14 +290,7 @@ for (const engine of enginesFrom('E2E_BROWSERS')) {
     let browser;
     before(async () => {
       tenant = await startTenant({ port: 0, latency: false });
-      server = createServer((req, res) => {
-        res.setHeader('content-type', 'text/html');
-        res.end(HOST_PAGE);
-      });
-      server.listen(0, '127.0.0.1');
-      await once(server, 'listening');
-      // localhost: another origin than the tenant's 127.0.0.1, and one the tenant allows by default.
-      hostOrigin = `http://localhost:${server.address().port}`;
+      ({ server, hostOrigin } = await serveHostPage(HOST_PAGE));
       browser = await launch(engine);
     });
     after(async () => {

@@ -1,5 +1,7 @@
 // Loopback addresses and ports for the test servers, so a test run never takes a well-known port
 // (a running `npm start` keeps 8000 and 8001) and is never reachable from another machine.
+import { once } from 'node:events';
+import { createServer as createHttpServer } from 'node:http';
 import { createServer } from 'node:net';
 
 // The test page's own address. @web/dev-server-core listens on every interface when its hostname is
@@ -30,4 +32,18 @@ export function loopbackOnlyPlugin() {
       if (!isLoopback(address)) throw new Error(`the test server listens on ${address}, not on a loopback address`);
     },
   };
+}
+
+/**
+ * Serves `html` at every path on 127.0.0.1, and resolves with the server and its origin as `http://localhost:<port>`:
+ * another origin than a tenant's 127.0.0.1, and one the tenant allows by default.
+ */
+export async function serveHostPage(html) {
+  const server = createHttpServer((req, res) => {
+    res.setHeader('content-type', 'text/html');
+    res.end(html);
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  return { server, hostOrigin: `http://localhost:${server.address().port}` };
 }
