@@ -250,7 +250,8 @@ iframe{display:block;box-sizing:border-box;width:100%;height:100%;border:0}
   }
 
   /**
-   * Navigates the embed to a path inside it. Held until the embed is ready. Throws a `TypeError` unless the path
+   * Navigates the embed to a path inside it. Held until the embed is ready; a load then stays `loading` until the embed
+   * has viewed the path, as with `path` (a call while it does moves it there). Throws a `TypeError` unless the path
    * starts with a single `/` and has no scheme, `//`, backslash, `.` or `..` segment (also as `%2e`), control or
    * bidirectional character, line or paragraph separator, or lone surrogate.
    */

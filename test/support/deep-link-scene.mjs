@@ -6,7 +6,8 @@
 //   deep-link     <svc-embed path="/details"> inserted, with a fresh session
 //   reinsertion   an element whose viewer clicked their way to `/details`, taken out and inserted again: its frame
 //                 goes, and the new one (a fresh session from its sessionProvider) must come back to the viewer's path
-import { clipOf, film, judge, settled } from './pixels.mjs';
+import { clipOf, film, settled } from './pixels.mjs';
+import { scenePage } from './renewal-scene.mjs';
 import { evaluateIn, frameTargets } from './frame-targets.mjs';
 
 /** The path the scenes open at: the dashboard's second page, whose widgets are not those of `/`. */
@@ -222,14 +223,8 @@ export async function watchDeepLink(
   host,
   { scenario = 'deep-link', lateMs = LATE_MS, timeout = 90_000 } = {},
 ) {
-  // The judge's page first: the page filmed is then the one in front, which the browser renders at full rate.
-  const judged = await judge(browser);
-  const page = await browser.newPage();
+  const { judged, page } = await scenePage(browser, host, timeout);
   try {
-    await page.setViewport({ width: 1000, height: 640 });
-    await page.goto(`${host.origin}/`);
-    await page.bringToFront();
-    await page.waitForFunction(() => customElements.get('svc-embed'), { timeout });
     await page.evaluate(setup);
     // This process's clock in the page's (within half a round trip): screenshots placed in the page's trace.
     const asked = performance.now();

@@ -152,19 +152,27 @@ async function mount({ src, expiresAt, filter, ttl, mode, path }) {
  * `after` those asked for after it, and `offending` holds those over THRESHOLD, `{ index, pageAt, png }`; `trace` lists, in ms of the page, the
  * frames' events and each svc-ready, where `pageAt` places a screenshot.
  */
+/**
+ * The judge's page, then the host page that is filmed (1000 × 640, in front, which the browser renders at full rate),
+ * once the element is defined there.
+ */
+export async function scenePage(browser, host, timeout) {
+  const judged = await judge(browser);
+  const page = await browser.newPage();
+  await page.setViewport({ width: 1000, height: 640 });
+  await page.goto(`${host.origin}/`);
+  await page.bringToFront();
+  await page.waitForFunction(() => customElements.get('svc-embed'), { timeout });
+  return { judged, page };
+}
+
 export async function watchRenewals(
   browser,
   host,
   { mode = 'ahead', firstTtl = 15, ttl = 12, swaps = 2, timeout = 90_000 } = {},
 ) {
-  // The judge's page first: the page filmed is then the one in front, which the browser renders at full rate.
-  const judged = await judge(browser);
-  const page = await browser.newPage();
+  const { judged, page } = await scenePage(browser, host, timeout);
   try {
-    await page.setViewport({ width: 1000, height: 640 });
-    await page.goto(`${host.origin}/`);
-    await page.bringToFront();
-    await page.waitForFunction(() => customElements.get('svc-embed'), { timeout });
     const first = await (await fetch(`${host.origin}/session?ttl=${firstTtl}`)).json();
     const src = `${host.tenantOrigin}/embed/dashboard/sales-overview?session=${encodeURIComponent(first.session)}`;
     await page.evaluate(mount, {
