@@ -2,7 +2,10 @@
 // For every framework it writes a fresh app (the starter's files, written here: no template is downloaded), puts
 // in the code blocks of the framework's page as the page says, installs the packed tarballs of this repository
 // plus the framework from the npm registry, runs the framework's type check and production build, serves the
-// build and loads it in headless Chromium against the simulated tenant. It ends with a table.
+// build and loads it in headless Chromium against the simulated tenant. Where docs/history.md has a recipe for the
+// framework's router, the app also has that recipe as a page of its own (/history), and the check drives it: two
+// clicks in the embed (the host URL's parameter follows, one entry each), Back (the embed follows the parameter),
+// and a reload (the embed opens at the parameter's path, with no entry added). It ends with a table.
 // Not part of `npm test`: it installs whole frameworks (about 1 GB, several minutes).
 import { spawn } from 'node:child_process';
 import {
@@ -48,6 +51,9 @@ const V = {
   angular: '21.2.26',
   angularCli: '21.2.27',
   angular19: '~19.2.0',
+  // React Router 8 needs Node 22.
+  reactRouter: '7.18.7',
+  vueRouter: '5.6.1',
 };
 
 /** The code of the first block of a docs page whose mark or code contains `text`. */
@@ -98,8 +104,23 @@ const viteTsconfig = (types, include, extra = {}) =>
  * An Angular CLI app: Angular 21 as \`ng new\` makes it today (zoneless), or Angular 19 as its \`ng new\` made it
  * (zone.js), the oldest major of @svc-embed/angular's peer range.
  */
-function angularApp({ core, cli, typescript, zoneless }) {
+function angularApp({ core, cli, typescript, zoneless, router = false }) {
   const change = zoneless ? 'provideZonelessChangeDetection' : 'provideZoneChangeDetection';
+  // The root shows what the page's component received from its (svcReady) output, so the check sees the outputs
+  // work as well as the inputs.
+  const home = (selector, name) =>
+    `import { Component, viewChild } from '@angular/core';\nimport { SalesComponent } from './sales.component';\n\n@Component({\n  selector: '${selector}',\n  imports: [SalesComponent],\n  template: '<app-sales /><output id="ready-mode">{{ sales()?.mode }}</output>',\n})\nexport class ${name} {\n  sales = viewChild(SalesComponent);\n}\n`;
+  // With the router: the page's app at /, and the Angular Router recipe of docs/history.md at /history.
+  const routed = () => ({
+    'src/main.ts': `import { bootstrapApplication } from '@angular/platform-browser';\nimport { ${change} } from '@angular/core';\nimport { provideRouter } from '@angular/router';\nimport { App } from './app/app';\nimport { Home } from './app/home';\nimport { SalesComponent as HistorySales } from './app/history-sales.component';\n\nbootstrapApplication(App, {\n  providers: [\n    ${change}(),\n    provideRouter([\n      { path: '', component: Home },\n      { path: 'history', component: HistorySales },\n    ]),\n  ],\n}).catch((err) => console.error(err));\n`,
+    'src/app/app.ts': `import { Component } from '@angular/core';\nimport { RouterOutlet } from '@angular/router';\n\n@Component({ selector: 'app-root', imports: [RouterOutlet], template: '<router-outlet />' })\nexport class App {}\n`,
+    'src/app/home.ts': home('app-home', 'Home'),
+    'src/app/history-sales.component.ts': block('docs/history.md', 'src/app/history-sales.component.ts'),
+  });
+  const plain = {
+    'src/main.ts': `import { bootstrapApplication } from '@angular/platform-browser';\nimport { ${change} } from '@angular/core';\nimport { App } from './app/app';\n\nbootstrapApplication(App, { providers: [${change}()] }).catch((err) => console.error(err));\n`,
+    'src/app/app.ts': home('app-root', 'App'),
+  };
   return {
     label: 'Angular',
     versions: { Angular: '@angular/core' },
@@ -112,6 +133,7 @@ function angularApp({ core, cli, typescript, zoneless }) {
           '@angular/compiler': core,
           '@angular/core': core,
           '@angular/platform-browser': core,
+          ...(router ? { '@angular/router': core } : {}),
           rxjs: '~7.8.0',
           tslib: '^2.3.0',
           ...(zoneless ? {} : { 'zone.js': '~0.15.0' }),
@@ -167,10 +189,7 @@ function angularApp({ core, cli, typescript, zoneless }) {
         include: ['src/**/*.ts'],
       }),
       'src/index.html': `<!doctype html>\n<html lang="en">\n  <head><meta charset="utf-8" /><title>app</title><base href="/" /></head>\n  <body><app-root></app-root></body>\n</html>\n`,
-      'src/main.ts': `import { bootstrapApplication } from '@angular/platform-browser';\nimport { ${change} } from '@angular/core';\nimport { App } from './app/app';\n\nbootstrapApplication(App, { providers: [${change}()] }).catch((err) => console.error(err));\n`,
-      // The root shows what the page's component received from its (svcReady) output, so the check sees the
-      // outputs work as well as the inputs.
-      'src/app/app.ts': `import { Component, viewChild } from '@angular/core';\nimport { SalesComponent } from './sales.component';\n\n@Component({\n  selector: 'app-root',\n  imports: [SalesComponent],\n  template: '<app-sales /><output id="ready-mode">{{ sales()?.mode }}</output>',\n})\nexport class App {\n  sales = viewChild(SalesComponent);\n}\n`,
+      ...(router ? routed() : plain),
       'src/app/sales.component.ts': block(
         'docs/frameworks/angular.md',
         'checked: test/types/frameworks/angular-package/readme.component.ts',
@@ -179,6 +198,7 @@ function angularApp({ core, cli, typescript, zoneless }) {
     typecheck: ['ngc', '-p', 'tsconfig.app.json', '--noEmit'],
     build: ['ng', 'build'],
     serve: { dir: 'dist/app/browser', output: '#ready-mode' },
+    ...(router ? { history: { router: 'Angular Router', state: ['navigationId'] } } : {}),
   };
 }
 
@@ -187,12 +207,12 @@ function angularApp({ core, cli, typescript, zoneless }) {
 const APPS = {
   'react-vite': {
     label: 'React + Vite',
-    versions: { React: 'react', Vite: 'vite' },
+    versions: { React: 'react', Vite: 'vite', 'React Router': 'react-router' },
     page: 'docs/frameworks/react.md',
     files: () => ({
       'package.json': manifest('react-vite', {
-        tarballs: ['svc-embed', '@svc-embed/protocol'],
-        deps: { react: V.react, 'react-dom': V.react },
+        tarballs: ['@svc-embed/react', 'svc-embed', '@svc-embed/protocol'],
+        deps: { react: V.react, 'react-dom': V.react, 'react-router': V.reactRouter },
         dev: {
           vite: V.vite,
           '@vitejs/plugin-react': V.pluginReact,
@@ -204,34 +224,43 @@ const APPS = {
       'index.html': viteIndex('/src/main.tsx'),
       'vite.config.ts': `import { defineConfig } from 'vite';\nimport react from '@vitejs/plugin-react';\n\nexport default defineConfig({ plugins: [react()] });\n`,
       'tsconfig.app.json': viteTsconfig('svc-embed/jsx', ['src'], { jsx: 'react-jsx' }),
-      'src/main.tsx': `import { createRoot } from 'react-dom/client';\nimport App from './App';\n\ncreateRoot(document.getElementById('root')!).render(<App />);\n`,
+      // The page's app at /, and the React Router recipe of docs/history.md at /history.
+      'src/main.tsx': `import { createRoot } from 'react-dom/client';\nimport { BrowserRouter, Route, Routes } from 'react-router';\nimport App from './App';\nimport { Sales as HistorySales } from './HistorySales';\n\ncreateRoot(document.getElementById('root')!).render(\n  <BrowserRouter>\n    <Routes>\n      <Route path="/" element={<App />} />\n      <Route path="/history" element={<HistorySales />} />\n    </Routes>\n  </BrowserRouter>,\n);\n`,
+      'src/HistorySales.tsx': block('docs/history.md', 'src/HistorySales.tsx'),
       'src/Sales.tsx': block('docs/frameworks/react.md', 'export function Sales'),
       'src/App.tsx': `import { Sales } from './Sales';\n\nexport default function App() {\n  return (\n    ${block('docs/frameworks/react.md', '<Sales src=').trim()}\n  );\n}\n`,
     }),
     typecheck: ['tsc', '-p', 'tsconfig.app.json'],
     build: ['vite', 'build'],
     serve: { dir: 'dist' },
+    // BrowserRouter's own keys in history.state.
+    history: { router: 'React Router', state: ['key', 'idx'] },
   },
   'vue-vite': {
     label: 'Vue + Vite',
-    versions: { Vue: 'vue', Vite: 'vite' },
+    versions: { Vue: 'vue', Vite: 'vite', 'Vue Router': 'vue-router' },
     page: 'docs/frameworks/vue.md',
     files: () => ({
       'package.json': manifest('vue-vite', {
         tarballs: ['svc-embed', '@svc-embed/protocol'],
-        deps: { vue: V.vue },
+        deps: { vue: V.vue, 'vue-router': V.vueRouter },
         dev: { vite: V.vite, '@vitejs/plugin-vue': V.pluginVue, typescript: V.typescript, 'vue-tsc': V.vueTsc },
       }),
       'index.html': viteIndex('/src/main.ts'),
       'vite.config.ts': block('docs/frameworks/vue.md', 'isCustomElement'),
       'tsconfig.app.json': viteTsconfig('svc-embed/vue', ['src/**/*.ts', 'src/**/*.vue']),
-      'src/main.ts': `import { createApp } from 'vue';\nimport App from './App.vue';\n\ncreateApp(App).mount('#app');\n`,
+      // The page's app at /, and the Vue Router recipe of docs/history.md at /history.
+      'src/main.ts': `import { createApp } from 'vue';\nimport { createRouter, createWebHistory } from 'vue-router';\nimport App from './App.vue';\nimport Home from './Home.vue';\nimport HistorySales from './components/HistorySales.vue';\n\nconst router = createRouter({\n  history: createWebHistory(),\n  routes: [\n    { path: '/', component: Home },\n    { path: '/history', component: HistorySales },\n  ],\n});\n\ncreateApp(App).use(router).mount('#app');\n`,
+      'src/App.vue': `<template>\n  <RouterView />\n</template>\n`,
+      'src/components/HistorySales.vue': block('docs/history.md', 'src/components/HistorySales.vue'),
       'src/components/Sales.vue': block('docs/frameworks/vue.md', 'checked: test/types/frameworks/vue/Readme.vue'),
-      'src/App.vue': `<script setup lang="ts">\nimport Sales from './components/Sales.vue';\n</script>\n\n<template>\n  ${block('docs/frameworks/vue.md', 'checked: test/types/frameworks/vue/Usage.vue').trim()}\n</template>\n`,
+      'src/Home.vue': `<script setup lang="ts">\nimport Sales from './components/Sales.vue';\n</script>\n\n<template>\n  ${block('docs/frameworks/vue.md', 'checked: test/types/frameworks/vue/Usage.vue').trim()}\n</template>\n`,
     }),
     typecheck: ['vue-tsc', '-p', 'tsconfig.app.json'],
     build: ['vite', 'build'],
     serve: { dir: 'dist' },
+    // Vue Router's own keys in history.state, and its `current` the entry's own URL (not one copied from another).
+    history: { router: 'Vue Router', state: ['back', 'current', 'forward', 'position'], url: 'current' },
   },
   sveltekit: {
     label: 'SvelteKit',
@@ -264,10 +293,12 @@ const APPS = {
         'checked: test/types/frameworks/svelte/src/Readme.svelte',
       ),
       'src/routes/+page.svelte': `<script lang="ts">\n  import Sales from '$lib/Sales.svelte';\n</script>\n\n<Sales src="${ORIGIN_IN_DOCS}/embed/dashboard/sales-overview?session=demo-acme" />\n`,
+      'src/routes/history/+page.svelte': block('docs/history.md', 'src/routes/history/+page.svelte'),
     }),
     typecheck: ['sh', '-c', 'svelte-kit sync && svelte-check --tsconfig ./tsconfig.json --fail-on-warnings'],
     build: ['vite', 'build'],
     serve: { command: (port) => ['vite', 'preview', '--host', '127.0.0.1', '--port', String(port), '--strictPort'] },
+    history: { router: 'SvelteKit', state: ['sveltekit:history', 'sveltekit:navigation'] },
   },
   next: {
     label: 'Next.js',
@@ -309,14 +340,19 @@ const APPS = {
       }),
       'next-env.d.ts': `/// <reference types="next" />\n/// <reference types="next/image-types/global" />\n`,
       '.env.local': `SVC_TENANT_ORIGIN=${ORIGIN_IN_DOCS}\nSVC_API_KEY=demo-admin-key\n`,
-      'app/layout.tsx': `export default function RootLayout({ children }: { children: React.ReactNode }) {\n  return (\n    <html lang="en">\n      <body>{children}</body>\n    </html>\n  );\n}\n`,
+      // The layout adds what the router's useSearchParams sees of ?sales=, for the history recipe's check.
+      'app/layout.tsx': `import { Suspense } from 'react';\nimport { RouterSees } from './router-sees';\n\nexport default function RootLayout({ children }: { children: React.ReactNode }) {\n  return (\n    <html lang="en">\n      <body>\n        {children}\n        <Suspense>\n          <RouterSees />\n        </Suspense>\n      </body>\n    </html>\n  );\n}\n`,
+      'app/router-sees.tsx': `'use client';\nimport { useSearchParams } from 'next/navigation';\n\nexport function RouterSees() {\n  return <output id="router-sees">{useSearchParams().get('sales') ?? ''}</output>;\n}\n`,
       'app/sales.tsx': block('docs/frameworks/next.md', 'checked: test/types/frameworks/react/readme-wrapper.tsx'),
       'app/page.tsx': block('docs/frameworks/next.md', '// app/page.tsx'),
       'app/embed-session.ts': block('docs/frameworks/next.md', '// app/embed-session.ts'),
+      'app/history/page.tsx': block('docs/history.md', 'app/history/page.tsx'),
     }),
     typecheck: ['tsc', '--noEmit'],
     build: ['next', 'build'],
     serve: { command: (port) => ['next', 'start', '--hostname', '127.0.0.1', '--port', String(port)] },
+    // The router's tree in history.state, and useSearchParams (app/router-sees.tsx, in the layout) following the URL.
+    history: { router: 'Next.js App Router', state: ['__NA', '__PRIVATE_NEXTJS_INTERNALS_TREE'], sees: '#router-sees' },
   },
   nuxt: {
     label: 'Nuxt 4',
@@ -350,7 +386,7 @@ const APPS = {
       env: (port) => ({ PORT: String(port), HOST: '127.0.0.1' }),
     },
   },
-  angular: angularApp({ core: V.angular, cli: V.angularCli, typescript: V.typescript, zoneless: true }),
+  angular: angularApp({ core: V.angular, cli: V.angularCli, typescript: V.typescript, zoneless: true, router: true }),
   'angular-19': angularApp({ core: V.angular19, cli: V.angular19, typescript: '~5.8.3', zoneless: false }),
 };
 
@@ -409,43 +445,48 @@ async function freePort() {
   return port;
 }
 
-/** Serves the build, opens it in Chromium, and waits until `<svc-embed>` reports `ready`. */
-async function onScreen(app, cwd, browser) {
-  let stop;
-  let url;
+/** Serves the build (a folder, or the framework's own server): resolves with its URL and a `stop()`. */
+async function serve(app, cwd) {
   if (app.serve.dir) {
     const server = await serveDir(join(cwd, app.serve.dir));
-    url = `http://127.0.0.1:${server.address().port}/`;
-    stop = () => {
-      // Chromium keeps its keep-alive sockets open after the tab closes; close() alone would wait for them.
-      server.closeAllConnections();
-      return new Promise((resolve) => server.close(resolve));
-    };
-  } else {
-    const port = await freePort();
-    const [cmd, ...args] = app.serve.command(port);
-    const child = spawn(cmd, args, {
-      cwd,
-      detached: true,
-      stdio: 'ignore',
-      env: {
-        ...process.env,
-        PATH: `${join(cwd, 'node_modules/.bin')}:${process.env.PATH}`,
-        ...QUIET,
-        ...app.serve.env?.(port),
+    return {
+      url: `http://127.0.0.1:${server.address().port}/`,
+      stop: () => {
+        // Chromium keeps its keep-alive sockets open after the tab closes; close() alone would wait for them.
+        server.closeAllConnections();
+        return new Promise((resolve) => server.close(resolve));
       },
-    });
-    children.add(child);
-    url = `http://127.0.0.1:${port}/`;
-    stop = () => {
+    };
+  }
+  const port = await freePort();
+  const [cmd, ...args] = app.serve.command(port);
+  const child = spawn(cmd, args, {
+    cwd,
+    detached: true,
+    stdio: 'ignore',
+    env: {
+      ...process.env,
+      PATH: `${join(cwd, 'node_modules/.bin')}:${process.env.PATH}`,
+      ...QUIET,
+      ...app.serve.env?.(port),
+    },
+  });
+  children.add(child);
+  return {
+    url: `http://127.0.0.1:${port}/`,
+    stop: () => {
       children.delete(child);
       try {
         process.kill(-child.pid, 'SIGTERM');
       } catch {
         // already gone
       }
-    };
-  }
+    },
+  };
+}
+
+/** Opens the served build in Chromium, and waits until `<svc-embed>` reports `ready`. */
+async function onScreen(app, url, cwd, browser) {
   const tab = await browser.newPage();
   try {
     for (let i = 0; ; i++) {
@@ -474,7 +515,143 @@ async function onScreen(app, cwd, browser) {
     return { ok: false, why: `${e.message.split('\n')[0]} (status: ${status})` };
   } finally {
     await tab.close();
-    await stop();
+  }
+}
+
+// What the history page records in every document it loads: the element's events with the path they name, the
+// element's status and history.length when each came, and the URL's parameter then.
+const RECORD = () => {
+  window.svcSeen = [];
+  for (const type of ['svc-view', 'svc-navigate', 'svc-ready'])
+    document.addEventListener(
+      type,
+      (e) => {
+        if (e.target.localName !== 'svc-embed') return;
+        window.svcSeen.push({
+          type,
+          path: e.detail?.payload?.path,
+          status: e.target.status,
+          length: history.length,
+          param: new URLSearchParams(location.search).get('sales'),
+        });
+      },
+      true,
+    );
+};
+
+/**
+ * The history recipe's page (/history, with `syncHistory(embed, { param: 'sales' })`), as a viewer uses it: two
+ * clicks in the embed, Back, a reload. Resolves with `{ ok }`, or `{ ok: false, why }` at the first step that fails.
+ */
+async function historyRecipe({ state: keys, sees, url: urlKey }, url, cwd, browser) {
+  const tab = await browser.newPage();
+  const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+  const now = () =>
+    tab.evaluate(
+      (keys, sees, urlKey) => ({
+        href: location.href,
+        param: new URLSearchParams(location.search).get('sales'),
+        length: history.length,
+        status: document.querySelector('svc-embed')?.status,
+        seen: window.svcSeen,
+        // The router's keys that the entry lacks, and the parameter as the router's own hook sees it.
+        lost: keys.filter((k) => !(history.state && k in history.state)),
+        sees: sees ? (document.querySelector(sees)?.textContent ?? null) : undefined,
+        stale: urlKey && history.state?.[urlKey] !== location.pathname + location.search + location.hash,
+      }),
+      keys,
+      sees,
+      urlKey,
+    );
+  /** Throws when the router lost its keys in the entry, or (where the app shows it) does not see the parameter. */
+  const router = (state) => {
+    if (state.lost.length) throw new Error(`history.state lacks the router's ${state.lost.join(', ')}`);
+    if (state.stale) throw new Error(`history.state.${urlKey} is not this entry's URL`);
+    if (sees && state.sees !== (state.param ?? ''))
+      throw new Error(`the router sees ?sales=${state.sees}, the URL has ${state.param}`);
+  };
+  /** Polls the page until `predicate(state)` holds; throws with the state and `what` after 20 s. */
+  const until = async (what, predicate) => {
+    const deadline = Date.now() + 20_000;
+    for (;;) {
+      const state = await now();
+      if (predicate(state)) return state;
+      if (Date.now() > deadline) {
+        const { seen, ...rest } = state;
+        throw new Error(`${what}: ${JSON.stringify(rest)}, events ${JSON.stringify(seen.slice(-6))}`);
+      }
+      await sleep(50);
+    }
+  };
+  /** The path the embed last named, by its svc-view or svc-navigate event. */
+  const embedAt = (state) => state.seen.filter((e) => e.type !== 'svc-ready').at(-1)?.path;
+  /** A viewer's click (a trusted one, through the mouse) on the dashboard's other page tab, inside the frame. */
+  const click = async () => {
+    const frame = tab.frames().find((f) => f !== tab.mainFrame());
+    const other = await frame.waitForSelector('a.tab:not(.active)', { timeout: 10_000 });
+    const to = await other.evaluate((a) => a.textContent);
+    await other.click();
+    return to;
+  };
+  let step = 'open /history';
+  try {
+    await tab.evaluateOnNewDocument(RECORD);
+    await tab.goto(`${url}history`, { waitUntil: 'load', timeout: 30_000 });
+    const start = await until('ready', (s) => s.status === 'ready');
+    if (start.param !== null) throw new Error(`the URL has ?sales= before any navigation: ${start.href}`);
+    const { length } = start;
+
+    step = 'a click in the embed';
+    await click();
+    await until('the URL follows with one entry', (s) => s.param === '/details' && s.length === length + 1);
+    // Well past the 50 ms within which navigations make one entry.
+    await sleep(300);
+    router(await now());
+    step = 'a second click in the embed';
+    await click();
+    await until('the URL follows with one entry', (s) => s.param === '/' && s.length === length + 2);
+    await sleep(300);
+    const clicked = await now();
+    if (clicked.length !== length + 2) throw new Error(`${clicked.length - length} entries for 2 clicks`);
+    router(clicked);
+
+    step = 'Back';
+    const before = clicked.seen.length;
+    await tab.evaluate(() => history.back());
+    await until(
+      'the embed follows the URL to /details',
+      (s) =>
+        s.param === '/details' && s.seen.slice(before).some((e) => e.path === '/details') && embedAt(s) === '/details',
+    );
+    await sleep(500);
+    const back = await now();
+    if (back.param !== '/details' || embedAt(back) !== '/details' || back.length !== length + 2)
+      throw new Error(`after Back: ?sales=${back.param}, embed at ${embedAt(back)}, ${back.length - length} entries`);
+    router(back);
+
+    step = 'reload';
+    await tab.reload({ waitUntil: 'load', timeout: 30_000 });
+    const ready = await until('ready after the reload', (s) => s.status === 'ready');
+    // svc-ready comes once the embed has viewed the parameter's path.
+    const atReady = ready.seen.filter((e) => e.type !== 'svc-ready').at(-1);
+    if (atReady?.path !== '/details') throw new Error(`after the reload, ready at ${atReady?.path}, not /details`);
+    const frame = tab.frames().find((f) => f !== tab.mainFrame());
+    // The frame shows it: the active tab is the dashboard's second page, /details.
+    const shown = await frame.$$eval('a.tab', (tabs) => tabs.findIndex((a) => a.classList.contains('active')));
+    if (shown !== 1) throw new Error(`after the reload, the frame's tab ${shown} is active, not /details's`);
+    await sleep(500);
+    const reloaded = await now();
+    if (reloaded.href !== back.href || reloaded.length !== back.length || embedAt(reloaded) !== '/details')
+      throw new Error(
+        `after the reload: ${reloaded.href} (was ${back.href}), ${reloaded.length - back.length} entries added, embed at ${embedAt(reloaded)}`,
+      );
+    router(reloaded);
+    await tab.screenshot({ path: join(cwd, 'history.png') });
+    return { ok: true };
+  } catch (e) {
+    return { ok: false, why: `history recipe, ${step}: ${e.message.split('\n')[0]}` };
+  } finally {
+    await tab.close();
   }
 }
 
@@ -518,7 +695,15 @@ try {
   for (const id of chosen) {
     const app = APPS[id];
     const cwd = join(work, id);
-    const row = { framework: app.label, version: '—', typecheck: '—', build: '—', screen: '—', notes: [] };
+    const row = {
+      framework: app.label,
+      version: '—',
+      typecheck: '—',
+      build: '—',
+      screen: '—',
+      history: '—',
+      notes: [],
+    };
     rows.push(row);
     console.log(`[check:apps] ${app.label}: writing the app from ${app.page}`);
     rmSync(cwd, { recursive: true, force: true });
@@ -558,17 +743,28 @@ try {
     row.build = `${build.code === 0 ? 'pass' : 'FAIL'} (${build.seconds} s)`;
     if (build.code !== 0) continue;
     console.log(`[check:apps] ${app.label}: on screen`);
-    const seen = await onScreen(app, cwd, browser);
-    row.screen = seen.ok ? `yes (svc-ready${seen.output ? `; (svcReady) gave mode ${seen.output}` : ''})` : 'NO';
-    if (!seen.ok) row.notes.push(seen.why);
+    const server = await serve(app, cwd);
+    try {
+      const seen = await onScreen(app, server.url, cwd, browser);
+      row.screen = seen.ok ? `yes (svc-ready${seen.output ? `; (svcReady) gave mode ${seen.output}` : ''})` : 'NO';
+      if (!seen.ok) row.notes.push(seen.why);
+      if (app.history && seen.ok) {
+        console.log(`[check:apps] ${app.label}: the ${app.history.router} recipe of docs/history.md`);
+        const walked = await historyRecipe(app.history, server.url, cwd, browser);
+        row.history = walked.ok ? `${app.history.router}: clicks, Back, reload` : 'FAIL';
+        if (!walked.ok) row.notes.push(walked.why);
+      }
+    } finally {
+      await server.stop();
+    }
   }
 } finally {
   await browser.close();
   await tenant.close();
 }
 
-const header = ['framework', 'version', 'type check', 'build', 'dashboard on screen'];
-const lines = rows.map((r) => [r.framework, r.version, r.typecheck, r.build, r.screen]);
+const header = ['framework', 'version', 'type check', 'build', 'dashboard on screen', 'history recipe'];
+const lines = rows.map((r) => [r.framework, r.version, r.typecheck, r.build, r.screen, r.history]);
 console.log(`\n| ${header.join(' | ')} |\n|${header.map(() => '---').join('|')}|`);
 for (const l of lines) console.log(`| ${l.join(' | ')} |`);
 for (const r of rows) for (const n of r.notes) console.log(`- ${r.framework}: ${n}`);
