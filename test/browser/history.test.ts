@@ -120,6 +120,14 @@ describe('svc-embed/history', () => {
     // history.length shrinks. Each test counts from a length that has stopped changing.
     for (let same = 0, last = history.length; same < 4; await sleep(50))
       same = history.length === last ? same + 1 : ((last = history.length), 0);
+    // Chromium and Firefox keep at most 50 entries a tab: a push at that length drops the oldest, and history.length
+    // no longer counts it. Well before that, the tab goes back to an entry of this page far from the first, and the
+    // push below drops the entries ahead of it.
+    if (history.length > 30) {
+      const popped = new Promise((r) => addEventListener('popstate', r, { once: true }));
+      history.go(-(history.length - 20));
+      await Promise.race([popped, sleep(3000)]);
+    }
     // At the end of the tab's history: a test that ended after Back left entries ahead, which a push would drop, and
     // history.length would not count the push.
     history.pushState(null, '', home);
