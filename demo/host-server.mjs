@@ -19,6 +19,8 @@ const PAGES = {
   '/sessions.html': 'sessions.html',
   '/routes': 'routes.html',
   '/routes.html': 'routes.html',
+  '/history': 'history.html',
+  '/history.html': 'history.html',
 };
 const TENANT = /^[A-Za-z0-9]{1,32}$/;
 

@@ -87,6 +87,7 @@ console.log(`
                    ${host.origin}/compare     (two embeds side by side)
                    ${host.origin}/sessions    (four dashboards, one session provider call per expiry)
                    ${host.origin}/routes      (route changes: prerendered embeds against one created per route)
+                   ${host.origin}/history     (Back, Forward and links: two embeds kept in the address by svc-embed/history)
                    ${host.origin}/session?tenant=acme&ttl=20   (a fresh session, for a session provider)
 
 ${indent(describeTenant(tenant))}

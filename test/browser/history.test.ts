@@ -10,6 +10,7 @@ import {
   cleanup,
   embed,
   envelope,
+  frameOf,
   oneSvcEvent,
   peerClick,
   peerLoaded,
@@ -21,12 +22,14 @@ import {
   windowOf,
 } from './helpers.js';
 import { syncHistory } from '../../src/history.js';
+import { park, prerender, show } from '../../src/prerender.js';
 import type { HistoryAdapter } from '../../src/history.js';
 import type { SvcEmbedElement } from '../../src/index.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** Longer than the 50 ms within which the module makes one entry of several navigations. */
 const APART = 120;
+const MINUTE = 60_000;
 
 /** Resolves once `check()` holds; fails the test with `what` after 20 s. */
 async function until(check: () => boolean | Promise<boolean>, what: string): Promise<void> {
@@ -99,6 +102,12 @@ async function traverse(
 
 let stops: Array<() => void> = [];
 
+/** Every window that has said ready, as the page sees its messages (a renewal's frame behind, among them). */
+const saidReady = new Set<MessageEventSource>();
+addEventListener('message', (e: MessageEvent<{ type?: unknown } | null>) => {
+  if (e.source && e.data?.type === 'svc:event:ready') saidReady.add(e.source);
+});
+
 // WebKit refuses more than 100 pushState and replaceState calls in 10 s: every call, the module's too, is counted, and
 // a test starts only when the last 10 s saw fewer than 60.
 const calls: number[] = [];
@@ -120,6 +129,14 @@ describe('svc-embed/history', () => {
     // history.length shrinks. Each test counts from a length that has stopped changing.
     for (let same = 0, last = history.length; same < 4; await sleep(50))
       same = history.length === last ? same + 1 : ((last = history.length), 0);
+    // Chromium and Firefox keep at most 50 entries a tab: a push at that length drops the oldest, and history.length
+    // no longer counts it. Well before that, the tab goes back to an entry of this page far from the first, and the
+    // push below drops the entries ahead of it.
+    if (history.length > 30) {
+      const popped = new Promise((r) => addEventListener('popstate', r, { once: true }));
+      history.go(-(history.length - 20));
+      await Promise.race([popped, sleep(3000)]);
+    }
     // At the end of the tab's history: a test that ended after Back left entries ahead, which a push would drop, and
     // history.length would not count the push.
     history.pushState(null, '', home);
@@ -246,6 +263,86 @@ describe('svc-embed/history', () => {
         expect(await peerPath(windowOf(el))).to.equal('/renewed');
         expect(history.length).to.be.at.most(start + 1);
         expect(location.href).to.equal(url);
+      });
+
+      it('a renewal ahead of expiry swaps frames with no entry, and the URL stays; the next navigation the viewer makes adds one', async function () {
+        this.timeout(60_000);
+        const clock = sinon.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'], shouldAdvanceTime: true });
+        const start = history.length;
+        const el = document.createElement('svc-embed');
+        el.sessionProvider = () => Promise.resolve('renewed-ahead');
+        el.src = peerUrl(tenant, 'dashboard', `&router=1${own ? '&embedHistory=1' : ''}&session=host-session-1`);
+        // Its renewal ahead falls at 9 minutes of the controlled clock.
+        el.sessionExpiresAt = new Date(Date.now() + 10 * MINUTE);
+        const ready = oneSvcEvent(el, 'svc-ready');
+        const seen = views(el);
+        stops.push(syncHistory(el));
+        document.body.append(el);
+        await ready;
+        await until(() => seen.includes('/'), 'first view');
+        const win = windowOf(el);
+        await peerClick(win, '/renewed');
+        expect(history.length).to.equal(start + 1);
+        const url = location.href;
+        await clock.tickAsync(9 * MINUTE + 100);
+        // The frame behind (the routing peer, on the new session) is sent the viewer's path and routes there; a
+        // dashboard swaps once its widgets are rendered, which the peer reports when told.
+        const behind = () => [...el.shadowRoot!.querySelectorAll('iframe')].find((f) => f.inert)?.contentWindow;
+        while (!behind() || !saidReady.has(behind()!)) await clock.tickAsync(20);
+        const next = behind()!;
+        await until(async () => (await peerPath(next)) === '/renewed', 'the frame behind at the viewer’s path');
+        await peerPost(next, [envelope('svc:event:dashboard-loaded', {})]);
+        await until(() => windowOf(el) === next && el.shadowRoot!.querySelectorAll('iframe').length === 1, 'the swap');
+        clock.restore();
+        expect(new URL(frameOf(el)!.src).searchParams.get('session')).to.equal('renewed-ahead');
+        expect(el.status).to.equal('ready');
+        // Firefox drops the entries of a removed frame that kept its own history: with the switch, at most.
+        if (own) expect(history.length).to.be.at.most(start + 1);
+        else expect(history.length).to.equal(start + 1);
+        expect(location.href).to.equal(url);
+        // A following navigation of the viewer, in the new frame: exactly one entry, and the URL follows.
+        for (let same = 0, last = history.length; same < 4; await sleep(50))
+          same = history.length === last ? same + 1 : ((last = history.length), 0);
+        const before = history.length;
+        await sleep(APART);
+        await peerClick(next, '/after-renewal');
+        expect(history.length).to.equal(before + 1);
+        expect(param()).to.equal('/after-renewal');
+      });
+
+      it('a prerendered embed shown (deep-linked, then after a navigation of the viewer) adds no entry, and the URL stays', async () => {
+        history.replaceState(null, '', `${home}${location.search ? '&' : '?'}embed=/details/7`);
+        const start = history.length;
+        const url = location.href;
+        const el = prerender({ src: peerUrl(tenant, 'dashboard', `&router=1${own ? '&embedHistory=1' : ''}`) });
+        const seen = views(el);
+        stops.push(syncHistory(el));
+        await el.whenReady();
+        await until(() => seen.includes('/details/7'), 'the deep link, while parked');
+        expect([history.length, location.href]).to.deep.equal([start, url]);
+        const outlet = document.createElement('main');
+        outlet.style.cssText = 'width: 600px; height: 400px';
+        document.body.append(outlet);
+        /** Shows the element in the outlet; resolves once it is ready there at `path`. */
+        const shown = async (path: string) => {
+          if (show(el, outlet) === 'reloaded') await el.whenReady();
+          expect(el.status).to.equal('ready');
+          await until(async () => (await peerPath(windowOf(el))) === path, `${path}, shown`);
+        };
+        await shown('/details/7');
+        expect(history.length).to.equal(start);
+        expect(location.href).to.equal(url);
+        // The viewer navigates in the shown embed (one entry); parked and shown again, it comes back there with none.
+        await sleep(APART);
+        await peerClick(windowOf(el), '/orders');
+        expect(history.length).to.equal(start + 1);
+        const after = location.href;
+        expect(param()).to.equal('/orders');
+        park(el);
+        await shown('/orders');
+        if (own) expect(history.length).to.be.at.most(start + 1);
+        else expect(history.length).to.equal(start + 1);
+        expect(location.href).to.equal(after);
       });
 
       it('started with the parameter present (a deep link, a reload), it opens the embed there, with no entry', async () => {

@@ -245,6 +245,19 @@ const STATES = [
       await framesSettled(page, 2);
     },
   },
+  {
+    name: 'demo host: Back and links, opened from a link that holds both embeds’ paths',
+    url: () => `${host.origin}/history?sales=/details&app=/workbooks`,
+    frames: 2,
+    async setup(page) {
+      await page.waitForFunction(pills, { timeout: MINUTE, polling: 100 }, 'ready');
+      await framesSettled(page, 2);
+      await page.waitForFunction(() => document.querySelectorAll('#params code').length === 2, {
+        timeout: MINUTE,
+        polling: 100,
+      });
+    },
+  },
   // What a browser shows at the tenant's own address.
   { name: 'tenant: its root page', url: tenantPage('/'), async setup() {} },
   {

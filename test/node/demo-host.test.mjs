@@ -22,7 +22,7 @@ const json = async (url, init) => {
 };
 
 describe('demo host pages', () => {
-  test('the playground, the compare page, the four dashboards page, the routes page and the tenant origin', async () => {
+  test('the playground, the compare page, the four dashboards page, the routes page, the history page and the tenant origin', async () => {
     for (const p of [
       '/',
       '/index.html',
@@ -32,6 +32,8 @@ describe('demo host pages', () => {
       '/sessions.html',
       '/routes',
       '/routes.html',
+      '/history',
+      '/history.html',
     ]) {
       const res = await fetch(host.origin + p);
       assert.equal(res.status, 200, p);
@@ -45,11 +47,14 @@ describe('demo host pages', () => {
     for (const p of [
       '/',
       '/compare',
+      '/history',
       '/demo/host/index.html',
+      '/demo/host/history.js',
       '/demo/host/playground.js',
       '/config.json',
       '/session',
       '/cdn/svc-embed.min.js',
+      '/cdn/svc-embed-history.min.js',
     ]) {
       const res = await fetch(host.origin + p);
       assert.equal(res.status, 200, p);
