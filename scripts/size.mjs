@@ -11,8 +11,11 @@ import bundles from '../rollup.config.mjs';
 // in seconds, a spent answer, a short session, a failed setup, the retry). See the CHANGELOG.
 // Issue 43 allowed 11,000 B for `path` and the held loading state; they cost about 320 B (ESM) to 355 B (classic): the
 // `holding` state, its opaque cover, the path it waits for kept across reloads and errors, the ready timeout that names
-// the path, and the `path` property. So the budget is 12,420 B.
-const BUDGET = 12420;
+// the path, and the `path` property. So the budget was 12,420 B.
+// Issue 44 allowed 11,200 B with the first load: adopting a server-rendered frame (svc-embed/ssr) and replaying what it
+// said before the element was defined cost about 190 B; the renderer and the early-message script are outside. So the
+// budget is 12,600 B.
+const BUDGET = 12600;
 // svc-embed/history's own budget (issue 43: under 1 KB).
 const HISTORY_BUDGET = 1024;
 let over = false;

@@ -17,6 +17,7 @@ import type {
   SvcStatusDetail,
 } from './events.js';
 import { DEFAULT_TIMEOUT, MAX_TIMEOUT } from './limits.js';
+import { ALLOW, REFERRER, SANDBOX, TITLE } from './frame.js';
 import type { EmbedUrlInput } from './embed-url.js';
 import type { ReactiveElement } from '@lit/reactive-element';
 
@@ -73,12 +74,6 @@ export const STATE: ReadonlyArray<{
   { key: 'locale', action: 'svc:action:set-locale', field: 'locale', check: localeProblem },
   { key: 'filter', action: 'svc:action:set-filter', field: 'filterUrlParameter', check: filterProblem },
 ];
-
-// Each token has a reason. The embed runs scripts and keeps its own origin (its session and API calls), submits
-// its forms, opens links in new tabs and downloads exports. Not allow-top-navigation: the embed must never
-// navigate the host page away. Not allow-popups-to-escape-sandbox: an unsandboxed popup could navigate its
-// opener's top (Firefox lets it), so popups keep the sandbox.
-const SANDBOX = 'allow-scripts allow-same-origin allow-forms allow-popups allow-downloads';
 
 // A fatal embed error whose name or context says this is a session problem, which a new session can fix.
 const SESSION_ERROR = /session|auth|token|expired/i;
@@ -199,6 +194,8 @@ export class EmbedSession {
   _eager?: boolean;
   /** While `holding`: the path the frame must view before it is shown. */
   _hold?: string;
+  /** A frame of the server's markup (svc-embed/ssr), until the first load adopts it or puts its own in its place. */
+  _ssr?: HTMLIFrameElement | null;
 
   constructor(host: Host, show: (status: SvcEmbedStatus, message?: string) => void) {
     this._host = host;
@@ -271,7 +268,7 @@ export class EmbedSession {
     if (timeoutChanged && this._started) this._startTimer(this._started);
     if (this._state === 'pending') this._load();
     const host = this._host;
-    for (const frame of [this.frame, this.behind]) if (frame) frame.title = host.title || 'Embedded analytics';
+    for (const frame of [this.frame, this.behind]) if (frame) frame.title = host.title || TITLE;
     if (this.frame) this._setLoading(this.frame);
   }
 
@@ -572,11 +569,15 @@ export class EmbedSession {
     const host = this._host;
     const frame = host.ownerDocument.createElement('iframe');
     frame.setAttribute('sandbox', SANDBOX);
-    frame.allow = 'fullscreen; clipboard-write';
-    // The tenant learns the host's origin (it checks it), never the page's URL, whatever the page's own policy.
-    frame.referrerPolicy = 'strict-origin';
-    frame.title = host.title || 'Embedded analytics';
+    frame.allow = ALLOW;
+    frame.referrerPolicy = REFERRER;
+    frame.title = host.title || TITLE;
     frame.src = url;
+    return this._watch(frame);
+  }
+
+  /** Notes when `frame`, while current, loads: the ready timeout's message says whether it did. */
+  _watch(frame: HTMLIFrameElement) {
     frame.addEventListener('load', () => frame === this.frame && (this._loaded = true));
     return frame;
   }
@@ -603,12 +604,20 @@ export class EmbedSession {
     this._given = undefined;
     this._session = session;
     this._reused = reused;
-    const frame = this._make(result.url);
+    // The server's frame for this URL (svc-embed/ssr) is adopted as it is: it has loaded, or is loading, its session.
+    const ssr = this._ssr;
+    this._ssr = undefined;
+    const adopt = ssr?.getAttribute('src') === result.url && ssr.getAttribute('sandbox') === SANDBOX;
+    const frame = adopt ? this._watch(ssr) : this._make(result.url);
     frame.setAttribute('part', 'frame');
     this._setLoading(frame);
     this.origin = result.origin;
     this.frame = frame;
     this._loadedAt = Date.now();
+    if (adopt) {
+      this._win = frame.contentWindow;
+      this._spend();
+    }
     // The mask costs a URL parse: only under debug.
     if (this._host.debug) this._log('url', maskSessions(result.url));
     this._to('loading');

@@ -7,6 +7,7 @@ import { EmbedSession, STATE } from './session.js';
 import { expiryOf, tag } from './provider.js';
 import { schedule } from './renewal.js';
 import { DEFAULT_TIMEOUT, MAX_TIMEOUT } from './limits.js';
+import { CSS, EARLY } from './frame.js';
 import type { SvcEmbedStatus, SvcEventDetail, SvcSessionProvider } from './events.js';
 
 /**
@@ -47,15 +48,7 @@ const URL_KEYS: PropertyKey[] = ['src', 'tenantOrigin', 'publicId', 'session', '
  * @cssstate error - A refused configuration, a ready timeout, a fatal embed error, a failed renewal or setup.
  */
 export class SvcEmbedElement extends ReactiveElement {
-  // Kept terse: these bytes ship in every bundle. A renewal's frame (inert) is rendered under the visible one, at its
-  // size, within the element's own stacking context: a frame that is not rendered is not painted.
-  static override styles =
-    unsafeCSS(`:host{display:block;position:relative;isolation:isolate;height:600px}:host([hidden]),[hidden]{display:none!important}
-iframe{display:block;box-sizing:border-box;width:100%;height:100%;border:0}
-[part=loading],[part=error]{position:absolute;inset:0;display:flex;align-items:center;justify-content:center}
-[part=error]{padding:1em;text-align:center;background:#f4f4f5;color:#3f3f46}
-[held]~[part=loading]{background:Canvas}
-[inert]{position:absolute;inset:0;z-index:-1}`);
+  static override styles = unsafeCSS(CSS);
 
   static override properties = {
     src: {},
@@ -216,6 +209,8 @@ iframe{display:block;box-sizing:border-box;width:100%;height:100%;border:0}
   #styled?: Document;
   #internals?: ElementInternals;
   #overlays?: { loading: HTMLElement; error: HTMLElement; message: HTMLElement };
+  /** A server-rendered frame, whose early messages are replayed after the first update. */
+  #early?: HTMLIFrameElement;
 
   constructor() {
     super();
@@ -333,6 +328,11 @@ iframe{display:block;box-sizing:border-box;width:100%;height:100%;border:0}
   protected override createRenderRoot(): ShadowRoot {
     // Its style sheet is adopted at connection, in the document's own realm (see connectedCallback).
     const root = this.shadowRoot ?? this.attachShadow({ mode: 'open' });
+    // A server-rendered frame (svc-embed/ssr), in the declarative shadow root: kept where it is (a frame that is moved
+    // reloads), for the first load to adopt; the rest of the server's markup is made again below.
+    const ssr = root.querySelector('iframe');
+    for (const node of [...root.childNodes]) if (node != ssr) node.remove();
+    if (ssr) this.#early = this.#life._ssr = this.#life._shown = ssr;
     const doc = this.ownerDocument;
     const box = (part: string) => {
       const div = doc.createElement('div');
@@ -409,6 +409,24 @@ iframe{display:block;box-sizing:border-box;width:100%;height:100%;border:0}
         );
       else if (entry) this.#life.changed(action, entry.payload!);
     }
+    if (this.#early) this.#replay();
+  }
+
+  /**
+   * Once, after the first update: what a server-rendered frame said before this element was defined (kept by
+   * svc-embed/ssr's early-message script), through the gate, if the element adopted that frame.
+   */
+  #replay() {
+    this.#early = undefined;
+    const queue = (this.ownerDocument.defaultView as unknown as Record<symbol, MessageEvent[]> | null)?.[
+      Symbol.for(EARLY)
+    ];
+    const win = this.#life.frame?.contentWindow;
+    if (queue && win)
+      for (const event of queue.filter((e) => e.source == win)) {
+        queue.splice(queue.indexOf(event), 1);
+        this.#onMessage(event);
+      }
   }
 
   /** What a status shows: the overlays, `aria-busy` and the custom state; with `error`, its message. */

@@ -18,10 +18,15 @@ const cdn = new Map(bundles.map(({ output }) => [`/cdn/${basename(output.file)}`
 // assumes a quick frame then fails every time, not once in many runs.
 const delay = Number(process.env.SVC_PEER_DELAY_MS) || 0;
 
+// Every embed page requested, as its path and query: `executeServerCommand('peer-requests', { contains })` counts the
+// ones that contain a text (a session made for one test), so a test can see how often its frame was requested.
+const requests = [];
+
 /** A peer server; `pageOrigin` is the test page's origin, the one origin its bundles are shared with. */
 function serve(pageOrigin) {
   const server = createServer((req, res) => {
     const { pathname } = new URL(req.url, 'http://x');
+    if (pathname.startsWith('/embed/') && requests.push(req.url) > 10000) requests.splice(0, 5000);
     const bundle = cdn.get(pathname);
     if (bundle && req.method === 'GET') {
       // Read at each request, so a rebuild is served at once; a bundle not built yet is a 404.
@@ -73,10 +78,11 @@ export function peerServerPlugin() {
         ),
       );
     },
-    executeCommand({ command }) {
+    executeCommand({ command, payload }) {
       // The model-based lifecycle test: a few runs with a fixed seed, or as many as `npm run fuzz` asks for.
       if (command === 'model-settings')
         return { runs: Number(process.env.MODEL_RUNS) || 6, seed: Number(process.env.MODEL_SEED) || 20261126 };
+      if (command === 'peer-requests') return requests.filter((url) => url.includes(payload.contains)).length;
       if (command !== 'peer-origins') return undefined;
       const [tenant, other] = servers.map((s) => `http://127.0.0.1:${s.address().port}`);
       return { tenant, other };
