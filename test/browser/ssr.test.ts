@@ -6,7 +6,7 @@ import { executeServerCommand } from '@web/test-runner-commands';
 import { EARLY, SANDBOX } from '../../src/frame.js';
 import { renderEmbed } from '../../src/ssr.js';
 import type { SvcEmbedElement } from '../../src/index.js';
-import { cleanup, embed, envelope, framePage, other, peerUrl, tenant } from './helpers.js';
+import { cleanup, embed, envelope, forgetSpent, framePage, other, peerUrl, tenant } from './helpers.js';
 
 const MODULE = '/cdn/svc-embed.min.js';
 const [tenantA]: string[] = await executeServerCommand('tenant-origins');
@@ -216,6 +216,72 @@ describe('svc-embed/ssr: a server-rendered frame, adopted', () => {
     expect(await requests(token)).to.equal(1);
     expect(win.errors).to.deep.equal([]);
   });
+});
+
+interface ReloadPage extends Page {
+  reasons: string[];
+}
+
+/**
+ * A page as a server renders it with one single-use session of the tenant in its HTML, the element's bundle in its
+ * head, and a provider that mints a new session (through the test page: a customer's backend). Each load of the page
+ * parses the same HTML: its session, spent at the first, is what a page from an HTTP cache (or a Firefox reload that
+ * restores the frame's URL) brings back.
+ */
+async function sessionPage(): Promise<{ frame: HTMLIFrameElement; win: () => ReloadPage }> {
+  const mint = async () => ((await executeServerCommand('tenant-session', { ttl: 60 })) as { session: string }).session;
+  (window as unknown as { mint: typeof mint }).mint = mint;
+  const src = `${tenantA}/embed/dashboard/sales-overview?session=${await mint()}`;
+  const body = `${renderEmbed({ src, style: 'height: 300px' })}<script type="module">
+    import '${location.origin}${MODULE}';
+    window.reasons = [];
+    document.querySelector('svc-embed').sessionProvider = async ({ reason }) => (reasons.push(reason), parent.mint());
+  </script>`;
+  const loaded = await page(body, (w) => (w as ReloadPage).reasons !== undefined);
+  const frame = [...document.querySelectorAll('iframe')].find((f) => f.contentWindow === loaded)!;
+  return { frame, win: () => frame.contentWindow as ReloadPage };
+}
+
+describe('svc-embed/ssr: a session in the HTML that was spent', () => {
+  afterEach(() => {
+    cleanup();
+    document.querySelectorAll('iframe').forEach((f) => f.remove());
+  });
+
+  for (const how of ['a reload', 'Back to the page'])
+    for (const known of [false, true])
+      it(`${how} brings back the spent session: ${known ? 'known as spent in this app, it is not adopted' : 'the tenant refuses it'}, and the provider gives a new one`, async () => {
+        const { win } = await sessionPage();
+        const first = elementOf(win());
+        await until(() => first.status === 'ready', 'the first ready', 25_000);
+        expect(win().reasons).to.deep.equal([]);
+        // A frame's window stays the same object across its documents: the old document is told by a mark.
+        const before = win() as ReloadPage & { old?: boolean };
+        before.old = true;
+        const again = () => !(win() as { old?: boolean }).old && win().reasons !== undefined;
+        // Unless known: a new tab, or another visit, knows nothing of the session this app spent.
+        if (!known) forgetSpent();
+        if (how === 'a reload') before.location.reload();
+        else {
+          before.location.href = 'about:blank';
+          await until(
+            () => !(win() as { old?: boolean }).old && win().location.href === 'about:blank',
+            'the other page',
+          );
+          win().history.back();
+        }
+        await until(again, 'the page again');
+        const el = elementOf(win());
+        await until(
+          () => el.status === 'ready' && win().events.some((e) => e.startsWith('svc-dashboard-loaded')),
+          'ready on a new session',
+          25_000,
+        );
+        expect(win().reasons).to.deep.equal([known ? 'load' : 'refused']);
+        const fatal = win().events.filter((e) => e.startsWith('svc-status error'));
+        expect(fatal, 'no error shown').to.deep.equal([]);
+        expect(el.shadowRoot!.querySelectorAll('iframe')).to.have.length(1);
+      });
 });
 
 describe('svc-embed/ssr: the markup is what the element renders', () => {
