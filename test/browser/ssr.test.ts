@@ -229,7 +229,8 @@ interface ReloadPage extends Page {
  * restores the frame's URL) brings back.
  */
 async function sessionPage(): Promise<{ frame: HTMLIFrameElement; win: () => ReloadPage }> {
-  const mint = async () => (await executeServerCommand<{ session: string }>('tenant-session', { ttl: 60 })).session;
+  const mint = async () =>
+    (await executeServerCommand<{ session: string }, { ttl: number }>('tenant-session', { ttl: 60 })).session;
   (window as unknown as { mint: typeof mint }).mint = mint;
   const src = `${tenantA}/embed/dashboard/sales-overview?session=${await mint()}`;
   const body = `${renderEmbed({ src, style: 'height: 300px' })}<script type="module">
