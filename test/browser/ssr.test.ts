@@ -13,6 +13,8 @@ const [tenantA]: string[] = await executeServerCommand('tenant-origins');
 
 interface Page extends Window {
   errors: string[];
+  /** How many peer pages announced their load. */
+  peersLoaded: number;
   events: string[];
   define(): Promise<unknown>;
 }
@@ -46,9 +48,21 @@ function page(body: string, done: (win: Page) => boolean = () => true): Promise<
       for (const t of ['svc-ready', 'svc-status', 'svc-view', 'svc-dashboard-loaded', 'svc-message-rejected', 'svc-action'])
         document.addEventListener(t, (e) => events.push([t, e.detail.status ?? e.detail.reason ?? e.detail.payload?.path ?? e.detail.type ?? ''].join(' ')));
       window.define = () => import('${location.origin}${MODULE}');
+      window.peersLoaded = 0;
+      addEventListener('message', (e) => e.data?.peerLoaded && peersLoaded++);
     </script></head><body>${body}</body></html>`,
     (win) => !!win.events && done(win),
   );
+}
+
+/** Posts a peer command to `frame` from `win`, the page: the peer takes commands from its parent only. */
+function fromPage(win: Window, frame: HTMLIFrameElement, command: object) {
+  const send = new (win as unknown as { Function: FunctionConstructor }).Function(
+    'frame',
+    'command',
+    `frame.contentWindow.postMessage(command, '${tenant}')`,
+  ) as (frame: HTMLIFrameElement, command: object) => void;
+  send(frame, command);
 }
 
 const elementOf = (win: Window) => win.document.querySelector('svc-embed') as SvcEmbedElement;
@@ -112,7 +126,7 @@ describe('svc-embed/ssr: a server-rendered frame, adopted', () => {
     const el = elementOf(win);
     const own = frameIn(el)!;
     const other_ = win.document.body.querySelector('iframe')!;
-    await until(async () => (await requests(token)) >= 2, 'both frames requested');
+    await until(() => win.peersLoaded === 2, 'both peers');
     // Forged records in the queue: the ready of the other frame, and one naming our frame with another origin.
     const ready = envelope('svc:event:ready', {
       embedTenant: 'acme',
@@ -130,12 +144,8 @@ describe('svc-embed/ssr: a server-rendered frame, adopted', () => {
     await new Promise((r) => setTimeout(r, 300));
     expect(el.status).to.equal('loading');
     expect(win.events.filter((e) => e.startsWith('svc-ready'))).to.deep.equal([]);
-    // The element's own frame saying ready counts (the peer takes commands from its parent, the page).
-    const send = new (win as unknown as { Function: FunctionConstructor }).Function(
-      'frame',
-      `frame.contentWindow.postMessage({ peerCmd: 'ready', id: 1 }, '${tenant}')`,
-    ) as (frame: HTMLIFrameElement) => void;
-    send(own);
+    // The element's own frame saying ready counts.
+    fromPage(win, own, { peerCmd: 'ready', id: 1 });
     await until(() => el.status === 'ready', 'ready');
     expect(await requests(`session=${token}`)).to.equal(2);
   });
@@ -157,19 +167,34 @@ describe('svc-embed/ssr: a server-rendered frame, adopted', () => {
     expect(await requests(token)).to.equal(1);
   });
 
-  it('an adopted frame takes the state at its ready, and commands held until then', async () => {
+  it('an adopted frame takes the state and the commands held until its ready; its ready timeout runs', async () => {
     const token = unique();
-    const win = await page(renderEmbed({ src: `${peerUrl()}&session=${token}`, 'color-scheme': 'dark' }), (w) =>
-      saidReady(w),
-    );
+    const win = await page(renderEmbed({ src: peerUrl(tenant, null, `&session=${token}`), 'color-scheme': 'dark' }));
     const el = elementOf(win);
     await win.define();
+    await el.updateComplete;
+    el.refresh();
+    await until(() => win.peersLoaded === 1, 'the peer');
+    expect([el.status, win.events.filter((e) => e.startsWith('svc-action'))]).to.deep.equal(['loading', []]);
+    fromPage(win, frameIn(el)!, { peerCmd: 'ready', id: 1 });
     await until(() => el.status === 'ready', 'ready');
     expect(win.events.filter((e) => e.startsWith('svc-action'))).to.deep.equal([
       'svc-action svc:action:set-color-scheme',
+      'svc-action svc:action:refresh',
     ]);
-    el.refresh();
-    expect(win.events.filter((e) => e.startsWith('svc-action')).at(-1)).to.equal('svc-action svc:action:refresh');
+    expect(await requests(token)).to.equal(1);
+  });
+
+  it('an adopted frame that never says ready times out, as any frame', async () => {
+    const win = await page(renderEmbed({ src: peerUrl(tenant, null, `&session=${unique()}`), 'ready-timeout': 500 }));
+    const el = elementOf(win);
+    await win.define();
+    await until(() => el.status === 'error', 'error');
+    expect(win.events.filter((e) => e.startsWith('svc-status'))).to.deep.equal([
+      'svc-status loading',
+      'svc-status error',
+    ]);
+    expect(el.shadowRoot!.querySelector('[part=error]')!.textContent).to.match(/no ready in/);
   });
 
   it('a frame for another URL than the element resolves (changed before the upgrade) is replaced, once', async () => {
@@ -300,6 +325,48 @@ describe('svc-embed/ssr: a session in the HTML that was spent', () => {
         expect(fatal, 'no error shown').to.deep.equal([]);
         expect(el.shadowRoot!.querySelectorAll('iframe')).to.have.length(1);
       });
+});
+
+describe('svc-embed/ssr: an adopted frame on the tenant, with a provider', () => {
+  afterEach(() => {
+    cleanup();
+    document.querySelectorAll('iframe').forEach((f) => f.remove());
+  });
+
+  const mint = async (ttl = 60) =>
+    (await executeServerCommand<{ session: string }, { ttl: number }>('tenant-session', { ttl })).session;
+
+  async function adopted(attrs: Record<string, string | number> = {}, ttl = 60) {
+    const src = `${tenantA}/embed/dashboard/sales-overview?session=${await mint(ttl)}`;
+    const win = await page(renderEmbed({ src, style: 'height: 300px', ...attrs }));
+    const el = elementOf(win);
+    const reasons: string[] = [];
+    await win.define();
+    el.sessionProvider = async ({ reason }) => (reasons.push(reason), { session: await mint(), expiresIn: 60 });
+    await until(() => el.status === 'ready', 'ready', 25_000);
+    return { win, el, reasons, frame: frameIn(el)! };
+  }
+
+  it('renews ahead of expiry behind the adopted frame, and swaps without leaving ready', async () => {
+    const { win, el, reasons, frame } = await adopted({ 'session-expires-in': 12 }, 12);
+    await until(() => frameIn(el) !== frame, 'the swap', 25_000);
+    expect(reasons).to.deep.equal(['ahead']);
+    expect(el.status).to.equal('ready');
+    expect(win.events.filter((e) => e.startsWith('svc-status'))).to.deep.equal([
+      'svc-status loading',
+      'svc-status ready',
+    ]);
+  });
+
+  it('a re-insertion gives the frame a new session from the provider: its own was spent', async () => {
+    const { win, el, reasons, frame } = await adopted();
+    el.remove();
+    win.document.body.append(el);
+    await until(() => el.status === 'ready' && frameIn(el) !== frame, 'ready again', 25_000);
+    expect(reasons).to.deep.equal(['load']);
+    expect(el.shadowRoot!.querySelectorAll('iframe')).to.have.length(1);
+    expect(win.events.filter((e) => e.startsWith('svc-status error'))).to.deep.equal([]);
+  });
 });
 
 describe('svc-embed/ssr: the markup is what the element renders', () => {
