@@ -14,8 +14,8 @@ import bundles from '../rollup.config.mjs';
 // the path, and the `path` property. So the budget was 12,420 B.
 // Issue 44 allowed 11,200 B with the first load: adopting a server-rendered frame (svc-embed/ssr) and replaying what it
 // said before the element was defined cost about 190 B; the renderer and the early-message script are outside. So the
-// budget is 12,600 B.
-const BUDGET = 12600;
+// budget is 12,640 B.
+const BUDGET = 12640;
 // svc-embed/history's own budget (issue 43: under 1 KB).
 const HISTORY_BUDGET = 1024;
 let over = false;
