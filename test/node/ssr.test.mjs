@@ -1,13 +1,16 @@
 // svc-embed/ssr in Node, as a server runs it: renderEmbed()'s escaping, its refusals and options, the CSP hashes it
-// publishes (computed here again from the script and the element's CSS), and an import that needs no DOM.
+// publishes (computed here again from the script and the element's CSS), an import that needs no DOM, and the
+// examples of docs/ssr.md: its Node server and its edge handler run as written, and its markup is renderEmbed()'s.
 // test/browser/ssr.test.ts checks in the browsers that the markup is what the element renders, and that it is adopted.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { once } from 'node:events';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { codeBlocks, read } from '../support/markdown.mjs';
 import { runToEnd } from '../support/processes.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -296,5 +299,114 @@ describe('svc-embed/ssr: no DOM needed', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('docs/ssr.md', () => {
+  const page = read('docs/ssr.md');
+  const blocks = codeBlocks(page).filter((b) => /^<!-- run by test\/node\/ssr\.test\.mjs\b/.test(b.mark));
+  const [server, edge, markup] = blocks;
+
+  /**
+   * An example as a module file, imported: `svc-embed/ssr` mapped to dist/ssr.js, `./sessions.js` to a module whose
+   * mintSession() answers `session-1`, `session-2`, … (a new one at each call, as the service's API does), and each
+   * of `edits` ([from, to]) made exactly once.
+   */
+  let loads = 0;
+  async function load(code, edits = []) {
+    // A module of its own for each example (a data: URL is one module per text): each counts from 1.
+    const sessions = `data:text/javascript,let n = 0; export const mintSession = async () => 'session-' + ++n; // ${++loads}`;
+    for (const [from, to] of [
+      ["from 'svc-embed/ssr';", `from ${JSON.stringify(pathToFileURL(built).href)};`],
+      ["from './sessions.js';", `from ${JSON.stringify(sessions)};`],
+      ...edits,
+    ]) {
+      assert.equal(code.split(from).length, 2, `the example has ${from} once`);
+      code = code.replace(from, () => to);
+    }
+    const dir = mkdtempSync(join(tmpdir(), 'svc-embed-ssr-doc-'));
+    try {
+      const file = join(dir, 'example.mjs');
+      writeFileSync(file, code);
+      return await import(pathToFileURL(file).href);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+
+  /** The one `<svc-embed>` of a page, with what renderEmbed writes before it: from the preconnect to `</svc-embed>`. */
+  const embedOf = (html) => {
+    const from = html.indexOf('<link rel="preconnect"');
+    const to = html.indexOf('</svc-embed>');
+    assert.ok(from >= 0 && to > from, html);
+    return html.slice(from, to + '</svc-embed>'.length);
+  };
+
+  const ATTRIBUTES = { title: 'Sales overview', 'color-scheme': 'dark' };
+  const srcFor = (session) => `https://acme.example.com/embed/dashboard/sales-overview?session=${session}`;
+
+  test('has the blocks this file runs: the Node server, the edge handler, the markup', () => {
+    assert.deepEqual(
+      blocks.map((b) => b.lang),
+      ['js', 'js', 'html'],
+    );
+    assert.match(server.code, /^import \{ renderEmbed \} from 'svc-embed\/ssr';$/m);
+  });
+
+  test('the Node server answers each request with a new session in the frame, and Cache-Control: no-store', async () => {
+    const { server: srv } = await load(server.code, [
+      ['server.listen(8080);', "server.listen(0, '127.0.0.1');\nexport { server };"],
+    ]);
+    try {
+      if (!srv.listening) await once(srv, 'listening');
+      const origin = `http://127.0.0.1:${srv.address().port}`;
+      for (const session of ['session-1', 'session-2']) {
+        const res = await fetch(`${origin}/`);
+        assert.equal(res.status, 200);
+        assert.equal(res.headers.get('content-type'), 'text/html; charset=utf-8');
+        assert.equal(res.headers.get('cache-control'), 'no-store');
+        const html = await res.text();
+        assert.ok(html.startsWith('<!doctype html>\n<html lang="en">'), html);
+        // The page's module script is in the head; the element, with its frame, in the body's <main>.
+        assert.ok(html.indexOf('<script type="module" src="/app.js">') < html.indexOf('<main>'));
+        assert.equal(embedOf(html), renderEmbed({ src: srcFor(session), ...ATTRIBUTES }));
+        assert.match(html, /<main><link rel="preconnect"[^]*<\/svc-embed><\/main>/);
+        assert.equal(html.match(/<iframe /g).length, 1);
+        assert.ok(html.includes(` src="${srcFor(session)}" part="frame"></iframe>`), html);
+      }
+    } finally {
+      srv.close();
+      srv.closeAllConnections();
+    }
+  });
+
+  test('the edge handler answers a Response with the frame in its HTML, and Cache-Control: no-store', async () => {
+    const handler = (await load(edge.code)).default;
+    for (const session of ['session-1', 'session-2']) {
+      const res = await handler.fetch(new Request('https://host.example/sales'));
+      assert.ok(res instanceof Response);
+      assert.equal(res.headers.get('cache-control'), 'no-store');
+      assert.equal(res.headers.get('content-type'), 'text/html; charset=utf-8');
+      const html = await res.text();
+      assert.equal(embedOf(html), renderEmbed({ src: srcFor(session), title: 'Sales overview' }));
+    }
+  });
+
+  test("the markup shown is renderEmbed()'s output for the server's attributes, one tag a line", () => {
+    // Only the line breaks and indentation between tags are the page's; what is inside a tag, the script and the style
+    // is as renderEmbed writes it, so that its hashes hold for a page that copies it.
+    const joined = markup.code.trimEnd().replace(/>\n\s*</g, '><');
+    assert.equal(joined, renderEmbed({ src: srcFor('SESSION'), ...ATTRIBUTES }));
+    assert.ok(server.code.includes("title: 'Sales overview',\n    'color-scheme': 'dark',"), 'the same attributes');
+  });
+
+  test('the CSP hashes the page gives are the exported ones, and its policy lists both', () => {
+    const hashes = [...new Set(page.match(/'sha256-[A-Za-z0-9+/]+=*'/g))].sort();
+    assert.deepEqual(hashes, [EARLY_SCRIPT_HASH, STYLE_HASH].sort());
+    const policy = codeBlocks(page).find((b) => b.lang === 'http' && b.code.startsWith('Content-Security-Policy:'));
+    assert.ok(policy, 'a Content-Security-Policy block');
+    assert.match(policy.code, new RegExp(`script-src [^;]*${EARLY_SCRIPT_HASH.replace(/[+/]/g, '\\$&')}`));
+    assert.match(policy.code, new RegExp(`style-src [^;]*${STYLE_HASH.replace(/[+/]/g, '\\$&')}`));
+    assert.match(policy.code, /frame-src https:\/\/acme\.example\.com/);
   });
 });
