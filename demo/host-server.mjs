@@ -1,6 +1,7 @@
 // The demo host: a customer's web page that embeds the simulated tenant with <svc-embed>. It serves
 // its pages, the built CDN bundle and the compiled protocol module, each from its own directory, the
 // tenant origins (/config.json) and fresh minted sessions (/session), and nothing else of the repo.
+// One page (/ssr) is rendered at each request, with its frame in the HTML (svc-embed/ssr).
 import { readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -8,6 +9,7 @@ import mount from 'koa-mount';
 import Router from '@koa/router';
 import { chain, createApp, listen, serveDir } from '../packages/tenant/dist/http.js';
 import { MAX_TTL_SECONDS } from '../packages/tenant/dist/sessions.js';
+import { EARLY_SCRIPT_HASH, STYLE_HASH, renderEmbed } from '../dist/ssr.js';
 
 const dir = (p) => fileURLToPath(new URL(p, new URL('./host/', import.meta.url)));
 const PAGES = {
@@ -25,9 +27,33 @@ const PAGES = {
 const TENANT = /^[A-Za-z0-9]{1,32}$/;
 
 /**
- * `GET /session?tenant=acme[&ttl=20]`: a fresh signed session, as a customer's backend would get one: from the
- * tenant's session-generation API (`POST /api/v1/embed/sessions`, with the demo admin key, server to server). Each
- * is single-use: one session per frame, so a page asks for one per load. It carries its end (`ttl` seconds, or a day
+ * A fresh signed session from the tenant's session-generation API (`POST /api/v1/embed/sessions`, with the demo admin
+ * key, server to server), as a customer's backend gets one: `{ session, expiresAt }`. It lasts `ttlSeconds`.
+ * Rejects with an Error whose message says why, for a 502.
+ */
+async function requestSession(tenantOrigin, tenant, ttlSeconds) {
+  let res;
+  try {
+    res = await fetch(`${tenantOrigin}/api/v1/embed/sessions`, {
+      method: 'POST',
+      headers: { authorization: 'Bearer demo-admin-key', 'content-type': 'application/json' },
+      body: JSON.stringify({ embedTenant: tenant, ttlSeconds }),
+      signal: AbortSignal.timeout(10_000),
+      redirect: 'error',
+    });
+  } catch {
+    throw new Error('the tenant did not answer the session request');
+  }
+  const body = await res.json().catch(() => undefined);
+  if (res.status !== 201 || typeof body?.session !== 'string') {
+    throw new Error(`the tenant refused the session request (HTTP ${res.status})`);
+  }
+  return { session: body.session, expiresAt: body.expiresAt };
+}
+
+/**
+ * `GET /session?tenant=acme[&ttl=20]`: a fresh signed session, as a customer's backend would get one. Each is
+ * single-use: one session per frame, so a page asks for one per load. It carries its end (`ttl` seconds, or a day
  * without), so that no reload and no other traffic can bring it back once it has expired.
  */
 function mintSession(tenantOrigin) {
@@ -43,27 +69,52 @@ function mintSession(tenantOrigin) {
     if (ttl !== undefined && !(/^[0-9]{1,5}$/.test(ttl) && Number(ttl) >= 1 && Number(ttl) <= MAX_TTL_SECONDS)) {
       return fail(400, `ttl: whole seconds from 1 to ${MAX_TTL_SECONDS}`);
     }
-    let res;
+    let answer;
     try {
-      res = await fetch(`${tenantOrigin()}/api/v1/embed/sessions`, {
-        method: 'POST',
-        headers: { authorization: 'Bearer demo-admin-key', 'content-type': 'application/json' },
-        body: JSON.stringify({ embedTenant: tenant, ttlSeconds: ttl === undefined ? MAX_TTL_SECONDS : Number(ttl) }),
-        signal: AbortSignal.timeout(10_000),
-        redirect: 'error',
-      });
-    } catch {
-      return fail(502, 'the tenant did not answer the session request');
-    }
-    const body = await res.json().catch(() => undefined);
-    if (res.status !== 201 || typeof body?.session !== 'string') {
-      return fail(502, `the tenant refused the session request (HTTP ${res.status})`);
+      answer = await requestSession(tenantOrigin(), tenant, ttl === undefined ? MAX_TTL_SECONDS : Number(ttl));
+    } catch (error) {
+      return fail(502, error.message);
     }
     ctx.body = {
-      session: body.session,
+      session: answer.session,
       ...(ttl === undefined ? {} : { ttlSeconds: Number(ttl) }),
-      expiresAt: body.expiresAt,
+      expiresAt: answer.expiresAt,
     };
+  };
+}
+
+// Where the server-rendered page puts the element.
+const SSR_SLOT = '<!-- svc-embed: rendered at each request -->';
+
+/**
+ * `GET /ssr`: a page whose HTML holds the dashboard's frame (svc-embed/ssr), with a single-use session minted for this
+ * request. So it is sent with `Cache-Control: no-store`: a copy of it from a cache would hold a spent session. Its
+ * policy allows the early-message script and the shadow root's style by their hashes, and no other inline code.
+ */
+function serverRendered(tenantOrigin) {
+  return async (ctx) => {
+    ctx.set('cache-control', 'no-store');
+    const origin = tenantOrigin();
+    const page = await readFile(dir('ssr.html'), 'utf8');
+    let embed;
+    try {
+      const { session } = await requestSession(origin, 'acme', MAX_TTL_SECONDS);
+      embed = renderEmbed({
+        id: 'sales',
+        src: `${origin}/embed/dashboard/sales-overview?session=${encodeURIComponent(session)}`,
+        title: 'Sales overview',
+      });
+    } catch (error) {
+      ctx.status = 502;
+      embed = `<p class="banner" role="alert">No dashboard: ${error.message.replace(/[&<>"']/g, '')}.</p>`;
+    }
+    ctx.set(
+      'content-security-policy',
+      `frame-ancestors 'self'; default-src 'self'; script-src 'self' ${EARLY_SCRIPT_HASH}; ` +
+        `style-src 'self' ${STYLE_HASH}; frame-src ${origin}`,
+    );
+    ctx.type = 'html';
+    ctx.body = page.replace(SSR_SLOT, () => embed);
   };
 }
 
@@ -100,6 +151,11 @@ export async function startHost({
     '/session',
     mintSession(() => new URL(resolve(tenantOrigin)).origin),
   );
+  for (const path of ['/ssr', '/ssr.html'])
+    router.get(
+      path,
+      serverRendered(() => new URL(resolve(tenantOrigin)).origin),
+    );
   router.get('/favicon.ico', (ctx) => {
     ctx.status = 204;
   });

@@ -88,6 +88,7 @@ console.log(`
                    ${host.origin}/sessions    (four dashboards, one session provider call per expiry)
                    ${host.origin}/routes      (route changes: prerendered embeds against one created per route)
                    ${host.origin}/history     (Back, Forward and links: two embeds kept in the address by svc-embed/history)
+                   ${host.origin}/ssr         (server-rendered: the frame in the page's HTML, made by svc-embed/ssr)
                    ${host.origin}/session?tenant=acme&ttl=20   (a fresh session, for a session provider)
 
 ${indent(describeTenant(tenant))}

@@ -258,6 +258,19 @@ const STATES = [
       });
     },
   },
+  {
+    name: 'demo host: server-rendered, the frame from the HTML adopted and its dashboard loaded',
+    url: () => `${host.origin}/ssr`,
+    frames: 1,
+    async setup(page) {
+      await page.waitForFunction(pills, { timeout: MINUTE, polling: 100 }, 'ready');
+      await page.waitForFunction(() => document.getElementById('t-dashboard').dataset.ms, {
+        timeout: MINUTE,
+        polling: 100,
+      });
+      await framesSettled(page, 1);
+    },
+  },
   // What a browser shows at the tenant's own address.
   { name: 'tenant: its root page', url: tenantPage('/'), async setup() {} },
   {

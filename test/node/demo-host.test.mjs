@@ -1,8 +1,9 @@
-// The demo host server: its pages, and GET /session, which mints single-use sessions through the tenant's session
-// API, the way a customer's backend would, for the demo's session providers.
+// The demo host server: its pages, GET /session, which mints single-use sessions through the tenant's session API, the
+// way a customer's backend would, for the demo's session providers, and GET /ssr, a page rendered with one in its frame.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTenant } from '@svc-embed/tenant';
+import { EARLY_SCRIPT, EARLY_SCRIPT_HASH, STYLE_HASH } from '../../dist/ssr.js';
 import { startHost } from '../../demo/host-server.mjs';
 
 let tenant;
@@ -22,7 +23,7 @@ const json = async (url, init) => {
 };
 
 describe('demo host pages', () => {
-  test('the playground, the compare page, the four dashboards page, the routes page, the history page and the tenant origin', async () => {
+  test('the playground, the compare page, the four dashboards page, the routes page, the history page, the server-rendered page and the tenant origin', async () => {
     for (const p of [
       '/',
       '/index.html',
@@ -34,6 +35,8 @@ describe('demo host pages', () => {
       '/routes.html',
       '/history',
       '/history.html',
+      '/ssr',
+      '/ssr.html',
     ]) {
       const res = await fetch(host.origin + p);
       assert.equal(res.status, 200, p);
@@ -48,8 +51,10 @@ describe('demo host pages', () => {
       '/',
       '/compare',
       '/history',
+      '/ssr',
       '/demo/host/index.html',
       '/demo/host/history.js',
+      '/demo/host/ssr.js',
       '/demo/host/playground.js',
       '/config.json',
       '/session',
@@ -58,7 +63,10 @@ describe('demo host pages', () => {
     ]) {
       const res = await fetch(host.origin + p);
       assert.equal(res.status, 200, p);
-      assert.equal(res.headers.get('content-security-policy'), "frame-ancestors 'self'", p);
+      // The server-rendered page has a policy of its own, which begins with the same rule (see below).
+      const policy = res.headers.get('content-security-policy');
+      if (p === '/ssr') assert.ok(policy.startsWith("frame-ancestors 'self'; "), policy);
+      else assert.equal(policy, "frame-ancestors 'self'", p);
       assert.equal(res.headers.get('x-content-type-options'), 'nosniff', p);
       await res.arrayBuffer();
     }
@@ -143,5 +151,55 @@ describe('GET /session', () => {
     }
     const post = await fetch(`${host.origin}/session`, { method: 'POST' });
     assert.equal(post.status, 405);
+  });
+});
+
+describe('GET /ssr', () => {
+  /** The session in the page's frame, and the page's element and frame tags. */
+  const page = async () => {
+    const res = await fetch(`${host.origin}/ssr`);
+    const html = await res.text();
+    const frame = /<template shadowrootmode="open"><iframe [^>]*src="([^"]+)"[^>]*><\/iframe>/.exec(html);
+    return { res, html, src: frame?.[1].replaceAll('&#38;', '&') };
+  };
+
+  test('the frame in the HTML, with a session minted for this request, never cached, under a strict policy', async () => {
+    const a = await page();
+    const b = await page();
+    assert.equal(a.res.status, 200);
+    assert.equal(a.res.headers.get('cache-control'), 'no-store');
+    assert.ok(a.src, a.html);
+    const url = new URL(a.src);
+    assert.equal(url.origin + url.pathname, `${tenant.origin}/embed/dashboard/sales-overview`);
+    const session = url.searchParams.get('session');
+    assert.match(session, /^demo-acme-exp[0-9]{13}-/);
+    assert.notEqual(new URL(b.src).searchParams.get('session'), session, 'a new session for each request');
+    // The early-message script before the element, and the element with its id and title.
+    assert.ok(a.html.includes(`<script>${EARLY_SCRIPT}</script><svc-embed id="sales" src="`), a.html);
+    assert.match(a.html, /<svc-embed id="sales" src="[^"]+" title="Sales overview" aria-busy="true">/);
+    assert.equal(a.html.match(/<iframe /g).length, 1);
+    assert.equal(
+      a.res.headers.get('content-security-policy'),
+      `frame-ancestors 'self'; default-src 'self'; script-src 'self' ${EARLY_SCRIPT_HASH}; style-src 'self' ${STYLE_HASH}; frame-src ${tenant.origin}`,
+    );
+    // The session the page holds has not been loaded: the frame is the first to present it.
+    const boot = await json(
+      `${tenant.origin}/embed/api/bootstrap?surface=dashboard&publicId=sales-overview&session=${encodeURIComponent(session)}`,
+    );
+    assert.equal(boot.status, 200);
+  });
+
+  test('a tenant that does not answer: a 502 page that says so, with no element', async () => {
+    const lone = await startHost({ port: 0, tenantOrigin: 'http://127.0.0.1:9' });
+    try {
+      const res = await fetch(`${lone.origin}/ssr`);
+      assert.equal(res.status, 502);
+      assert.equal(res.headers.get('cache-control'), 'no-store');
+      const html = await res.text();
+      assert.match(html, /No dashboard: the tenant did not answer the session request\./);
+      assert.doesNotMatch(html, /<svc-embed/);
+    } finally {
+      await lone.close();
+    }
   });
 });

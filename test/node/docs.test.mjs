@@ -10,7 +10,7 @@ import { anchors, codeBlocks, links, markdownFiles, read, root } from '../suppor
 
 const files = markdownFiles();
 
-// The pages that issue 20 asks for (and issue 28's prerender page), each reached from the README.
+// The pages that issue 20 asks for (and issue 28's prerender page, issue 44's ssr page), each reached from the README.
 const PAGES = [
   'docs/element.md',
   'docs/lifecycle.md',
@@ -30,6 +30,7 @@ const PAGES = [
   'docs/tenant.md',
   'docs/prerender.md',
   'docs/history.md',
+  'docs/ssr.md',
   'CHANGELOG.md',
   'CONTRIBUTING.md',
   'bench/README.md',
