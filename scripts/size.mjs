@@ -12,10 +12,10 @@ import bundles from '../rollup.config.mjs';
 // Issue 43 allowed 11,000 B for `path` and the held loading state; they cost about 320 B (ESM) to 355 B (classic): the
 // `holding` state, its opaque cover, the path it waits for kept across reloads and errors, the ready timeout that names
 // the path, and the `path` property. So the budget was 12,420 B.
-// Issue 44 allowed 11,200 B with the first load: adopting a server-rendered frame (svc-embed/ssr) and replaying what it
-// said before the element was defined cost about 190 B; the renderer and the early-message script are outside. So the
-// budget is 12,640 B.
-const BUDGET = 12640;
+// Issue 44 allowed 11,200 B with the first load: adopting a server-rendered frame (svc-embed/ssr), replaying what it
+// said before the element was defined, and a warning when the page lacks the early-message script cost about 235 B;
+// the renderer and the script are modules of their own. So the budget is 12,660 B.
+const BUDGET = 12660;
 // svc-embed/history's own budget (issue 43: under 1 KB).
 const HISTORY_BUDGET = 1024;
 let over = false;

@@ -49,7 +49,8 @@ export const STYLE_HASH = "'sha256-VDcqs1QRdGU8Jt2bSLX4cWGDZAFr17T3vnjTebiuBx4='
 const NAME = 'svc-embed/ssr';
 // A name the HTML parser reads as one attribute name, and not an event handler: names come from code, but a handler
 // would run script in the page.
-const ATTRIBUTE = /^[a-zA-Z_][\w.:-]*$/;
+// Lower case: the parser lowers a name's case, and `colorScheme` would become `colorscheme`, which the element ignores.
+const ATTRIBUTE = /^[a-z_][a-z\d_.:-]*$/;
 
 const escape = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
@@ -71,9 +72,9 @@ function read(input: Record<string, AttributeValue>) {
   for (const [name, value] of Object.entries(input)) {
     if (!ATTRIBUTE.test(name) || /^on/i.test(name))
       throw new TypeError(
-        `${NAME}: renderEmbed(attributes): "${name}" is not an attribute it writes: a name of letters, digits, "-", "_", ".", ":", and not an event handler (on…)`,
+        `${NAME}: renderEmbed(attributes): "${name}" is not an attribute it writes: use attribute names, in lower case (color-scheme, not colorScheme: letters, digits, "-", "_", ".", ":"), and no event handler (on…)`,
       );
-    entries.push([name.toLowerCase(), text(value)]);
+    entries.push([name, text(value)]);
   }
   const get = (name: string) => entries.find(([n]) => n === name)?.[1] ?? null;
   return { entries, get };

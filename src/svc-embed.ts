@@ -417,16 +417,18 @@ export class SvcEmbedElement extends ReactiveElement {
    * svc-embed/ssr's early-message script), through the gate, if the element adopted that frame.
    */
   #replay() {
+    const frame = this.#early;
     this.#early = undefined;
+    if (frame != this.#life.frame) return;
     const queue = (this.ownerDocument.defaultView as unknown as Record<symbol, MessageEvent[]> | null)?.[
       Symbol.for(EARLY)
     ];
-    const win = this.#life.frame?.contentWindow;
-    if (queue && win)
-      for (const event of queue.filter((e) => e.source == win)) {
-        queue.splice(queue.indexOf(event), 1);
-        this.#onMessage(event);
-      }
+    // Markup written by hand without the script: the frame's early messages (its ready, perhaps) went unheard.
+    if (!queue) return console.warn(`${tag}: no svc-embed/ssr EARLY_SCRIPT: early messages lost`);
+    for (const event of queue.filter((e) => e.source == frame!.contentWindow)) {
+      queue.splice(queue.indexOf(event), 1);
+      this.#onMessage(event);
+    }
   }
 
   /** What a status shows: the overlays, `aria-busy` and the custom state; with `error`, its message. */

@@ -185,6 +185,19 @@ describe('svc-embed/ssr: a server-rendered frame, adopted', () => {
     expect(await requests(token)).to.equal(1);
   });
 
+  it('markup without the early-message script: the element warns that what the frame said first is lost', async () => {
+    const win = await page(
+      renderEmbed({ src: `${peerUrl()}&session=${unique()}` }, { early: false }),
+      (w) => w.peersLoaded > 0,
+    );
+    const warnings: string[] = [];
+    (win as unknown as { console: Console }).console.warn = (...args: unknown[]) => warnings.push(args.join(' '));
+    await win.define();
+    await elementOf(win).updateComplete;
+    expect(warnings).to.deep.equal(['<svc-embed>: no svc-embed/ssr EARLY_SCRIPT: early messages lost']);
+    expect(elementOf(win).status).to.equal('loading');
+  });
+
   it('an adopted frame that never says ready times out, as any frame', async () => {
     const win = await page(renderEmbed({ src: peerUrl(tenant, null, `&session=${unique()}`), 'ready-timeout': 500 }));
     const el = elementOf(win);

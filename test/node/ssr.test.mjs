@@ -138,14 +138,18 @@ describe('svc-embed/ssr: renderEmbed()', () => {
       '<x',
       'x\ny',
       'x\u00a0',
+      // Upper case: the parser would read colorScheme as colorscheme, which the element ignores.
+      'colorScheme',
+      'Color-Scheme',
+      'allowExport',
     ]) {
       assert.throws(() => renderEmbed({ src: SRC, [name]: 'x' }), TypeError, JSON.stringify(name));
       assert.throws(() => renderPreconnect({ src: SRC, [name]: 'x' }), TypeError, JSON.stringify(name));
     }
     // Names that start with "on" only as letters of a word are not handlers, yet the rule is the prefix: refused too.
     assert.throws(() => renderEmbed({ src: SRC, one: 'x' }), TypeError);
-    // Names of letters, digits, "-", "_", ".", ":" pass; upper case is written as lower case, as HTML reads it.
-    const { open } = parts(renderEmbed({ src: SRC, 'data-x.y:z_1': 'v', 'Color-Scheme': 'dark' }));
+    // Names of lower-case letters, digits, "-", "_", ".", ":" pass.
+    const { open } = parts(renderEmbed({ src: SRC, 'data-x.y:z_1': 'v', 'color-scheme': 'dark' }));
     assert.equal(open, `<svc-embed src="${SRC}" data-x.y:z_1="v" color-scheme="dark" aria-busy="true">`);
   });
 
