@@ -10,6 +10,12 @@ export const ALLOW = 'fullscreen; clipboard-write';
 // The tenant learns the host's origin (it checks it), never the page's URL, whatever the page's own policy.
 export const REFERRER = 'strict-origin';
 export const TITLE = 'Embedded analytics';
+/** The attributes above, as the frame has them: the element sets them, and adopts a server's frame that has them. */
+export const FRAME: ReadonlyArray<[string, string]> = [
+  ['sandbox', SANDBOX],
+  ['allow', ALLOW],
+  ['referrerpolicy', REFERRER],
+];
 
 // Kept terse: these bytes ship in every bundle. A renewal's frame (inert) is rendered under the visible one, at its
 // size, within the element's own stacking context: a frame that is not rendered is not painted.

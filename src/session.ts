@@ -17,7 +17,7 @@ import type {
   SvcStatusDetail,
 } from './events.js';
 import { DEFAULT_TIMEOUT, MAX_TIMEOUT } from './limits.js';
-import { ALLOW, REFERRER, SANDBOX, TITLE } from './frame.js';
+import { FRAME, TITLE } from './frame.js';
 import type { EmbedUrlInput } from './embed-url.js';
 import type { ReactiveElement } from '@lit/reactive-element';
 
@@ -568,9 +568,7 @@ export class EmbedSession {
   _make(url: string) {
     const host = this._host;
     const frame = host.ownerDocument.createElement('iframe');
-    frame.setAttribute('sandbox', SANDBOX);
-    frame.allow = ALLOW;
-    frame.referrerPolicy = REFERRER;
+    for (const [name, value] of FRAME) frame.setAttribute(name, value);
     frame.title = host.title || TITLE;
     frame.src = url;
     return this._watch(frame);
@@ -604,10 +602,11 @@ export class EmbedSession {
     this._given = undefined;
     this._session = session;
     this._reused = reused;
-    // The server's frame for this URL (svc-embed/ssr) is adopted as it is: it has loaded, or is loading, its session.
+    // The server's frame for this URL (svc-embed/ssr) is adopted as it is (it has loaded, or is loading, its session)
+    // when it is the frame the element would make: the same URL, sandbox, permissions and referrer policy.
     const ssr = this._ssr;
     this._ssr = undefined;
-    const adopt = ssr?.getAttribute('src') === result.url && ssr.getAttribute('sandbox') === SANDBOX;
+    const adopt = ssr && [...FRAME, ['src', result.url]].every(([name, value]) => ssr.getAttribute(name) === value);
     const frame = adopt ? this._watch(ssr) : this._make(result.url);
     frame.setAttribute('part', 'frame');
     this._setLoading(frame);

@@ -11,7 +11,7 @@
  */
 import { pathProblem } from '@svc-embed/protocol';
 import { resolveEmbedUrl } from './embed-url.js';
-import { ALLOW, CSS, EARLY, REFERRER, SANDBOX, TITLE } from './frame.js';
+import { CSS, EARLY, FRAME, TITLE } from './frame.js';
 
 /** An attribute's value: `true` writes it empty, `false`, `null` and `undefined` leave it out; an object is JSON. */
 export type AttributeValue = string | number | boolean | null | undefined | object;
@@ -124,9 +124,7 @@ export function renderEmbed(attributes: Record<string, AttributeValue>, options:
     if (options.early ?? true) head += `<script${nonce}>${EARLY_SCRIPT}</script>`;
     const path = get('path');
     const frame = attrs([
-      ['sandbox', SANDBOX],
-      ['allow', ALLOW],
-      ['referrerpolicy', REFERRER],
+      ...FRAME,
       ['title', get('title') || TITLE],
       ['src', result.url],
       ['part', 'frame'],

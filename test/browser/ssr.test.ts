@@ -224,6 +224,27 @@ describe('svc-embed/ssr: a server-rendered frame, adopted', () => {
     expect(await requests(`${token}-b`)).to.equal(1);
   });
 
+  for (const [name, from, to] of [
+    ['allow', 'allow="fullscreen; clipboard-write"', 'allow="fullscreen; clipboard-write; camera"'],
+    ['referrerpolicy', 'referrerpolicy="strict-origin"', 'referrerpolicy="unsafe-url"'],
+    ['sandbox', 'sandbox="allow-scripts', 'sandbox="allow-top-navigation allow-scripts'],
+  ])
+    it(`a frame with another ${name} than the element's is not adopted: the element makes its own`, async () => {
+      const token = unique();
+      const markup = renderEmbed({ src: `${peerUrl()}&session=${token}` });
+      expect(markup).to.include(from);
+      const win = await page(markup.replace(from, to), (w) => w.peersLoaded > 0);
+      const el = elementOf(win);
+      const frame = frameIn(el);
+      await win.define();
+      await until(() => el.status === 'ready', 'ready');
+      expect([frameIn(el) === frame, frame!.isConnected]).to.deep.equal([false, false]);
+      expect(frameIn(el)!.getAttribute(name)).to.equal(
+        frame!.getAttribute(name)!.replace(to.split('"')[1], from.split('"')[1]),
+      );
+      expect(await requests(token)).to.equal(2);
+    });
+
   it('the element defined before its markup is parsed (a blocking script in the head): one frame, no error', async () => {
     const token = unique();
     const win = await page(
