@@ -3,6 +3,8 @@
 //   npm run bench                  the full run (several minutes)
 //   npm run bench -- --quick       fewer rounds, about 6 minutes on 2 loaded cores once the peers are cached
 //   --only rest,sizes,messages,lifecycle,first-load   some suites only
+//   --first-load-probes           the first-load row also loads the SSR markup without the bundle, and the bare
+//                                  iframe with the bundle
 //   --browsers chromium,firefox,firefox-1p   (the default; chromium,firefox with --quick; firefox-1p is Firefox
 //                                  in one content process, message path only; CHROME_PATH, FIREFOX_PATH override)
 //
@@ -27,6 +29,8 @@ const { values: opts } = parseArgs({
     quick: { type: 'boolean', default: false },
     only: { type: 'string', default: 'sizes,rest,messages,lifecycle,first-load' },
     browsers: { type: 'string' },
+    // The first-load row's two probes (the SSR markup without the bundle, the bare iframe with it).
+    'first-load-probes': { type: 'boolean', default: false },
     out: { type: 'string', default: join(root, 'bench/results.json') },
   },
 });
@@ -117,7 +121,9 @@ if (only.has('messages') || only.has('lifecycle') || only.has('first-load')) {
           await attempt(`ready-${name}`, rows, raw, () => readySuite({ ...ctx, ...CONFIG.ready }));
         }
         if (only.has('first-load') && name !== 'firefox-1p')
-          await attempt(`first-load-${name}`, rows, raw, () => firstLoadSuite({ ...ctx, ...CONFIG.firstLoad }));
+          await attempt(`first-load-${name}`, rows, raw, () =>
+            firstLoadSuite({ ...ctx, ...CONFIG.firstLoad, probes: opts['first-load-probes'] }),
+          );
       } catch (err) {
         log(`${name} failed: ${err?.stack ?? err}`);
         rows.push({ figure: name, note: `failed: ${String(err?.message ?? err).split('\n')[0]}`, ok: false });

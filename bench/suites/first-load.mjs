@@ -3,6 +3,10 @@
 //   floor   a bare <iframe> in the HTML, with the element's src, sandbox, allow, referrerpolicy and title
 //   ssr     svc-embed/ssr's renderEmbed({ src, style }) in the HTML, and the CDN module bundle
 //   client  today's path: a plain <svc-embed src> in the HTML, and the same bundle
+// and, with `probes` (npm run bench -- --only first-load --first-load-probes), two that tell where a difference from
+// the floor comes from:
+//   markup  the SSR markup alone, without the bundle (the element is never defined)
+//   bundle  the floor's bare <iframe>, with the bundle (the element is defined, and there is none in the page)
 // The bundle is served at once and 100 ms late (a CDN miss); the floor loads no bundle. The embed is the simulated
 // tenant's Sales overview on a site of its own (127.0.0.2), with a session minted for each page load through the
 // tenant's session API (single-use: a frame loaded twice would be refused, so an element that did not adopt the
@@ -10,6 +14,10 @@
 import { alternate, compare, median } from '../lib/stats.mjs';
 
 const VARIANTS = ['floor', 'ssr', 'client'];
+const PROBES = {
+  markup: 'probe: the SSR markup without the bundle',
+  bundle: 'probe: the bare <iframe> with the bundle loaded',
+};
 export const DELAYS = [0, 100];
 const DASHBOARD = 'sales-overview';
 const STYLE = 'display: block; width: 960px; height: 600px; border: 0';
@@ -107,13 +115,19 @@ export async function firstLoadPage({ variant, src, tenant, delay }) {
   ]);
   const url = resolveEmbedUrl({ src })?.url;
   if (!url) throw new Error(`the element would refuse ${src}`);
+  const bare = `<iframe sandbox="${SANDBOX}" allow="${ALLOW}" referrerpolicy="${REFERRER}" title="${TITLE}" src="${escape(url)}" style="${STYLE}"></iframe>`;
   const embed = {
-    floor: `<iframe sandbox="${SANDBOX}" allow="${ALLOW}" referrerpolicy="${REFERRER}" title="${TITLE}" src="${escape(url)}" style="${STYLE}"></iframe>`,
+    floor: bare,
     ssr: renderEmbed({ src, style: STYLE }),
     client: `<svc-embed src="${escape(src)}" style="${STYLE}"></svc-embed>`,
+    markup: renderEmbed({ src, style: STYLE }),
+    bundle: bare,
   }[variant];
+  if (embed === undefined) throw new Error(`no first-load variant ${variant}`);
   const bundle =
-    variant === 'floor' ? '' : `\n<script type="module" src="/cdn/svc-embed.min.js?delay=${delay}"></script>`;
+    variant === 'floor' || variant === 'markup'
+      ? ''
+      : `\n<script type="module" src="/cdn/svc-embed.min.js?delay=${delay}"></script>`;
   return `<!doctype html>
 <html lang="en">
 <meta charset="utf-8">
@@ -140,6 +154,7 @@ export async function firstLoadSuite({
   keeper = true,
   settleMs = 300,
   page = firstLoadPage,
+  probes = false,
 }) {
   const { startTenant } = await import('../../packages/tenant/dist/index.js');
   const tenant = await startTenant({ port: 0, host: '127.0.0.2', allowOrigins: [pages.hostOrigin], latency: false });
@@ -175,7 +190,8 @@ export async function firstLoadSuite({
       try {
         await tab.bringToFront();
         await tab.goto(`${pages.hostOrigin}/first-load.html?id=${id}`, { timeout: LIMIT_MS });
-        const result = await tab.evaluate((el, ms) => window.firstLoadResult(el, ms), variant !== 'floor', LIMIT_MS);
+        const element = variant === 'ssr' || variant === 'client';
+        const result = await tab.evaluate((el, ms) => window.firstLoadResult(el, ms), element, LIMIT_MS);
         if (frames !== 1) result.problems.push(`${frames} frames attached to the page over the load`);
         if (result.problems.length)
           throw new Error(`${name}, ${variant}, bundle +${delay} ms: ${result.problems.join('; ')}`);
@@ -197,7 +213,8 @@ export async function firstLoadSuite({
       keeperTab = await browser.newPage();
       await keeperTab.goto(`${pages.hostOrigin}/first-load.html?id=keeper`, { timeout: LIMIT_MS });
     }
-    const keys = delays.flatMap((d) => VARIANTS.map((v) => `${v}@${d}`));
+    const variants = probes ? [...VARIANTS, ...Object.keys(PROBES)] : VARIANTS;
+    const keys = delays.flatMap((d) => variants.map((v) => `${v}@${d}`));
     log(`${name}: first load, ${rounds} rounds × ${keys.length} page loads…`);
     const runs = await alternate(keys, rounds, load);
     const rows = [];
@@ -225,6 +242,10 @@ export async function firstLoadSuite({
           'ms',
         ),
         compare(`  the same → dashboard-loaded`, of('client', 'loaded'), of('floor', 'loaded'), undefined, 'ms'),
+        ...(probes ? Object.entries(PROBES) : []).flatMap(([v, what]) => [
+          compare(`  ${what}, ${at} → ready`, of(v, 'ready'), of('floor', 'ready'), undefined, 'ms'),
+          compare(`  the same → dashboard-loaded`, of(v, 'loaded'), of('floor', 'loaded'), undefined, 'ms'),
+        ]),
         {
           figure: `  ${at}: where the time went, medians in ms from navigation start (floor / ssr / client)`,
           note:
