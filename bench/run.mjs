@@ -2,7 +2,9 @@
 //
 //   npm run bench                  the full run (several minutes)
 //   npm run bench -- --quick       fewer rounds, about 6 minutes on 2 loaded cores once the peers are cached
-//   --only rest,sizes,messages,lifecycle   some suites only
+//   --only rest,sizes,messages,lifecycle,first-load   some suites only
+//   --first-load-probes           the first-load row also loads the SSR markup without the bundle, and the bare
+//                                  iframe with the bundle
 //   --browsers chromium,firefox,firefox-1p   (the default; chromium,firefox with --quick; firefox-1p is Firefox
 //                                  in one content process, message path only; CHROME_PATH, FIREFOX_PATH override)
 //
@@ -16,6 +18,7 @@ import { LABELS, launch } from './lib/browsers.mjs';
 import { startPages } from './lib/pages-server.mjs';
 import { buildIfStale, root } from './lib/proc.mjs';
 import { table } from './lib/table.mjs';
+import { firstLoadSuite } from './suites/first-load.mjs';
 import { mountSuite, readySuite, renewalSuite, routesSuite } from './suites/lifecycle.mjs';
 import { messageSuite } from './suites/messages.mjs';
 import { restSuite } from './suites/rest.mjs';
@@ -24,8 +27,10 @@ import { minify, sizeSuite } from './suites/sizes.mjs';
 const { values: opts } = parseArgs({
   options: {
     quick: { type: 'boolean', default: false },
-    only: { type: 'string', default: 'sizes,rest,messages,lifecycle' },
+    only: { type: 'string', default: 'sizes,rest,messages,lifecycle,first-load' },
     browsers: { type: 'string' },
+    // The first-load row's two probes (the SSR markup without the bundle, the bare iframe with it).
+    'first-load-probes': { type: 'boolean', default: false },
     out: { type: 'string', default: join(root, 'bench/results.json') },
   },
 });
@@ -43,6 +48,7 @@ const CONFIG = opts.quick
       ready: { rounds: 8 },
       renewal: { rounds: 2 },
       routes: { rounds: 6, leakSwitches: 200 },
+      firstLoad: { rounds: 6 },
     }
   : // A synthetic run lasts about 0.1 s, and one burst of load from elsewhere moves it by tens of percent:
     // its median takes three times the rounds.
@@ -54,6 +60,8 @@ const CONFIG = opts.quick
       // A round films two renewals of sessions of 12 s (ahead of expiry, and after it): about half a minute.
       renewal: { rounds: 3 },
       routes: { rounds: 21, leakSwitches: 1000 },
+      // A round is six page loads in new tabs (three variants, the bundle at once and 100 ms late).
+      firstLoad: { rounds: 21 },
     };
 
 const started = Date.now();
@@ -92,7 +100,7 @@ if (only.has('sizes')) {
 if (only.has('rest')) {
   await attempt('rest', rows, raw, () => restSuite({ ...CONFIG.rest, log }));
 }
-if (only.has('messages') || only.has('lifecycle')) {
+if (only.has('messages') || only.has('lifecycle') || only.has('first-load')) {
   const pages = await startPages({ '/lit-floor.js': await minify(join(root, 'bench/floor/lit-element.js')) });
   try {
     for (const name of browsers) {
@@ -112,6 +120,10 @@ if (only.has('messages') || only.has('lifecycle')) {
           await attempt(`renewal-${name}`, rows, raw, () => renewalSuite({ ...ctx, ...CONFIG.renewal }));
           await attempt(`ready-${name}`, rows, raw, () => readySuite({ ...ctx, ...CONFIG.ready }));
         }
+        if (only.has('first-load') && name !== 'firefox-1p')
+          await attempt(`first-load-${name}`, rows, raw, () =>
+            firstLoadSuite({ ...ctx, ...CONFIG.firstLoad, probes: opts['first-load-probes'] }),
+          );
       } catch (err) {
         log(`${name} failed: ${err?.stack ?? err}`);
         rows.push({ figure: name, note: `failed: ${String(err?.message ?? err).split('\n')[0]}`, ok: false });
