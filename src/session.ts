@@ -517,15 +517,22 @@ export class EmbedSession {
     for (const path of [this._restore, this._host.path]) if (path && !pathProblem(path)) return path;
   }
 
-  /** While holding: once the frame has viewed `goal`, and the host has painted twice since, the load is ready. */
+  /**
+   * While holding: once the frame has viewed `goal`, and the host has painted four times since, the load is ready. The
+   * frame paints in a process of its own, after its view message: on a loaded machine, two of the host's paints were
+   * seen to come before it (test/node/deep-link-pixels.test.mjs).
+   */
   _check(goal: string) {
+    const host = this._host;
     if (this._path === goal)
-      painted(this._host, () => {
-        if (this._state != 'holding' || this._hold !== goal || this._path !== goal) return;
-        this._hold = undefined;
-        this._to('ready');
-        if ((this._state as State) == 'ready') this._emit('svc-ready', this._readyDetail!);
-      });
+      painted(host, () =>
+        painted(host, () => {
+          if (this._state != 'holding' || this._hold !== goal || this._path !== goal) return;
+          this._hold = undefined;
+          this._to('ready');
+          if ((this._state as State) == 'ready') this._emit('svc-ready', this._readyDetail!);
+        }),
+      );
   }
 
   /**
