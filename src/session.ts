@@ -41,7 +41,7 @@ import type { ReactiveElement } from '@lit/reactive-element';
  * | `error`, waiting to retry a load | the retry's time, or re-insertion | `renewing` (`load`) |
  * | `loading`, `error` | the current frame says ready, and the load must show a path (see `_goal`) | `holding`: the state, the navigation to that path and the held commands are sent; the status stays `loading`, over an opaque cover, and the ready timer runs on |
  * | `loading`, `ready`, `error` | the current frame says ready (no path to show) | `ready`: the state and the held commands are sent |
- * | `holding` | the frame viewed the path (a navigation meanwhile changes it), and the host painted twice since | `ready`: `svc-ready` fires |
+ * | `holding` | the frame viewed the path (a navigation meanwhile changes it), and the host painted four times since | `ready`: `svc-ready` fires |
  * | `holding` | the ready timer | `error` (`ready-timeout`, naming the path) |
  * | `loading` | the ready timer | `error` (`ready-timeout`) |
  * | `loading`, `ready`, `error` | a fatal embed error that a new session cannot fix | `error` (`embed-fatal-error`) |
