@@ -15,8 +15,10 @@ import bundles from '../rollup.config.mjs';
 // Issue 44 allowed 11,200 B with the first load: adopting a server-rendered frame (svc-embed/ssr), replaying what it
 // said before the element was defined (when it is the frame the element would make: its URL, sandbox, permissions and
 // referrer policy), and a warning when the page lacks the early-message script cost about 255 B; the renderer and the
-// script are modules of their own. So the budget is 12,680 B.
-const BUDGET = 12680;
+// script are modules of their own. That made 12,680 B. A held load then waits for the frame to have drawn its path
+// (its `dashboard-loaded` or `error` after the view, else 1 s), not for four host paints, which a loaded machine
+// showed were not enough (and a ready timeout that comes first shows it): about 75 B. So the budget is 12,740 B.
+const BUDGET = 12740;
 // svc-embed/history's own budget (issue 43: under 1 KB).
 const HISTORY_BUDGET = 1024;
 let over = false;

@@ -41,7 +41,7 @@ import type { ReactiveElement } from '@lit/reactive-element';
  * | `error`, waiting to retry a load | the retry's time, or re-insertion | `renewing` (`load`) |
  * | `loading`, `error` | the current frame says ready, and the load must show a path (see `_goal`) | `holding`: the state, the navigation to that path and the held commands are sent; the status stays `loading`, over an opaque cover, and the ready timer runs on |
  * | `loading`, `ready`, `error` | the current frame says ready (no path to show) | `ready`: the state and the held commands are sent |
- * | `holding` | the frame viewed the path (a navigation meanwhile changes it), and the host painted four times since | `ready`: `svc-ready` fires |
+ * | `holding` | the frame viewed the path (a navigation meanwhile changes it) and drew it (`dashboard-loaded` or `error` since, else 1 s), and the host painted twice since | `ready`: `svc-ready` fires |
  * | `holding` | the ready timer | `error` (`ready-timeout`, naming the path) |
  * | `loading` | the ready timer | `error` (`ready-timeout`) |
  * | `loading`, `ready`, `error` | a fatal embed error that a new session cannot fix | `error` (`embed-fatal-error`) |
@@ -79,6 +79,8 @@ export const STATE: ReadonlyArray<{
 const SESSION_ERROR = /session|auth|token|expired/i;
 const RENEWAL_FAILED = 'session-renewal-failed';
 const NAVIGATE = 'svc:action:navigate';
+/** How long a held load waits, after the view of its path, for the frame to say it drew it (see `_check`). */
+const DRAWN_MS = 1000;
 const NOT_RENEWED = `${tag}: the session could not be renewed`;
 // Without a provider, a spent session is loaded: some backends' sessions are reusable. When the embed refuses it:
 const REUSED = ` (${tag}: this session was loaded before: use a sessionProvider)`;
@@ -145,6 +147,9 @@ export class EmbedSession {
   /** The last in-embed path the embed reported, and the one a renewal restores. */
   _path?: string;
   _restore?: string;
+  /** When the frame last reported a path, and whether it said `dashboard-loaded` or `error` since (see `_check`). */
+  _seen?: number;
+  _drawn?: boolean;
   _timer?: ReturnType<typeof setTimeout>;
   _observer?: IntersectionObserver;
   /** When the running wait began; 0 while none runs. */
@@ -351,15 +356,20 @@ export class EmbedSession {
       }
     } else if (type === 'svc:event:view' || type === 'svc:event:navigate') {
       this._path = detail.payload.path;
+      this._seen = now;
+      this._drawn = false;
       // The viewer moved on while a renewal restores the path behind: it follows.
       follow(this);
-      if (this._state === 'holding') this._check(this._hold!);
-    } else if (type === 'svc:event:dashboard-loaded' && this._made >= 0) {
+    } else if (type === 'svc:event:dashboard-loaded' || type === 'svc:event:error') {
+      this._drawn = true;
       // A slow render brings the renewal ahead forward.
-      this._rendered = Math.max(this._rendered, now - this._made);
-      this._made = -1;
-      schedule(this);
+      if (type != 'svc:event:error' && this._made >= 0) {
+        this._rendered = Math.max(this._rendered, now - this._made);
+        this._made = -1;
+        schedule(this);
+      }
     }
+    if (type !== 'svc:event:ready' && this._state === 'holding') this._check(this._hold!);
     // What the viewer does in the frame, which a swap would disturb; on the chat surface, a conversation is open.
     if (/navigate|drilldown|download|ai-query/.test(type))
       this._touched = type != 'svc:event:ai-query' || this._readyDetail?.payload.surface != 'chat' ? now : Infinity;
@@ -518,21 +528,22 @@ export class EmbedSession {
   }
 
   /**
-   * While holding: once the frame has viewed `goal`, and the host has painted four times since, the load is ready. The
-   * frame paints in a process of its own, after its view message: on a loaded machine, two of the host's paints were
-   * seen to come before it (test/node/deep-link-pixels.test.mjs).
+   * While holding: once the frame has viewed `goal` and drawn it, and the host has painted twice since, the load is
+   * ready. The frame paints in a process of its own, after its view message: on a loaded machine, it was seen to show
+   * its old view four host paints after it (test/node/deep-link-pixels.test.mjs). Drawn: it said `dashboard-loaded`
+   * or `error` since the view (its widgets rendered at the path), or `DRAWN_MS` passed (`app` and `chat` say neither),
+   * or the ready timeout came first.
    */
   _check(goal: string) {
-    const host = this._host;
-    if (this._path === goal)
-      painted(host, () =>
-        painted(host, () => {
-          if (this._state != 'holding' || this._hold !== goal || this._path !== goal) return;
-          this._hold = undefined;
-          this._to('ready');
-          if ((this._state as State) == 'ready') this._emit('svc-ready', this._readyDetail!);
-        }),
-      );
+    const seen = this._seen;
+    const go = () =>
+      painted(this._host, () => {
+        if (this._state != 'holding' || this._hold !== goal || this._path !== goal || this._seen !== seen) return;
+        this._hold = undefined;
+        this._to('ready');
+        if ((this._state as State) == 'ready') this._emit('svc-ready', this._readyDetail!);
+      });
+    if (this._path === goal) this._drawn ? go() : setTimeout(go, DRAWN_MS);
   }
 
   /**
@@ -761,6 +772,11 @@ export class EmbedSession {
 
   _timedOut() {
     if (this._state === 'renewing') return this._fail(this._asking);
+    // A held load whose frame viewed the path, and has not said it drew it: shown, not failed.
+    if (this._state == 'holding' && this._path === this._hold) {
+      this._drawn = true;
+      return this._check(this._hold!);
+    }
     const frameLoaded = this._loaded;
     const elapsedMs = Math.round(performance.now() - this._started!);
     const seconds = Math.round(elapsedMs / 1000);

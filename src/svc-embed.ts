@@ -146,7 +146,7 @@ export class SvcEmbedElement extends ReactiveElement {
   declare filter?: string | null;
   /**
    * The in-embed path the embed opens at, such as `/details/7`: at each load of a new URL (and whenever there is no
-   * viewer's path to restore), the loading state is held, opaque, until the embed has viewed it. A change after ready
+   * viewer's path to restore), the loading state is held, opaque, until the embed has shown it. A change after ready
    * navigates, as `navigate()` does. The element never writes it: the viewer's navigations are `svc-navigate` events.
    * Same rule as `navigate()`; an invalid value warns and is ignored.
    */

@@ -274,8 +274,8 @@ async function deliver<T extends EventType>(el: SvcEmbedElement, envelope: Event
  * Sends `svc:event:ready` with {@link READY_DEFAULTS} (`mode: 'signed'`, `surface: 'dashboard'`, …) and
  * the fields of `payload` over them. The element becomes `ready` and sends its state and held commands. When the load
  * must show a path first (`path`, a held `navigate()`, a path restored), the element holds its loading state until
- * the embed has viewed it: then this also sends `svc:event:view` for that path, as an embed sent there does, and
- * resolves at `svc-ready`.
+ * the embed has viewed and drawn it: then this also sends `svc:event:view` for that path, as an embed sent there does
+ * (and, on the `dashboard` surface, `svc:event:dashboard-loaded`), and resolves at `svc-ready`.
  */
 export function emitReady(
   el: SvcEmbedElement,
@@ -319,7 +319,10 @@ export function emitReady(
     .catch(async (error: unknown) => {
       if (path === undefined || el.status !== 'loading') throw error;
       const { surface, publicId } = ready;
-      await emitEvent(el, 'svc:event:view', { surface, path, ...(publicId ? { publicId } : {}) }, options);
+      const id = publicId ? { publicId } : {};
+      await emitEvent(el, 'svc:event:view', { surface, path, ...id }, options);
+      // A dashboard has drawn the path when it says so; until then the element holds (app and chat, for a while).
+      if (surface === 'dashboard') await emitEvent(el, 'svc:event:dashboard-loaded', id, options);
       return shown;
     })
     .finally(() => listen(false));

@@ -1,5 +1,6 @@
 // `path` and the held loading state (issue 43): a load that must show a path other than the one the embed opens at
-// stays `loading`, under an opaque cover, until the embed has viewed that path and the host has painted twice. The
+// stays `loading`, under an opaque cover, until the embed has viewed that path and drawn it (its dashboard-loaded or
+// error after the view, else 1 s), and the host has painted twice. The
 // peer views each path it is sent to, as a real embed does (`noview=1` turns that off).
 import { expect } from '@open-wc/testing';
 import sinon from 'sinon';
@@ -118,6 +119,48 @@ describe('path: the in-embed path a load must show first', () => {
     await peerPost(windowOf(el), [view('/b')]);
     await ready;
     expect(await sent(el)).to.deep.equal(['/a', '/b']);
+  });
+
+  // The frame paints in a process of its own, after its view message: a loaded machine showed its old view after
+  // the view and four of the host's paints. So the load waits for the embed to have drawn the path.
+  for (const [said, payload] of [
+    ['dashboard-loaded', {}],
+    ['error', { message: 'A widget failed', name: 'QueryError', context: 'widget', fatal: false }],
+  ] as const) {
+    it(`the view of the path is not enough: covered until the embed drew it (its ${said} after the view)`, async () => {
+      const { el } = embed({ src: peerUrl(tenant, null, '&noview=1'), path: '/held' });
+      await el.updateComplete;
+      await peerLoaded(windowOf(el));
+      await peerReady(windowOf(el));
+      // The 1 s bound stands still: only what the embed says moves the load on.
+      const clock = sinon.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'], shouldClearNativeTimers: true });
+      // Drawn before the view of the path counts for nothing.
+      await peerPost(windowOf(el), [envelope(`svc:event:${said}`, payload), view('/held')]);
+      for (let i = 0; i < 6; i++) await new Promise((r) => requestAnimationFrame(r));
+      expect([el.status, covered(el)]).to.deep.equal(['loading', true]);
+      const ready = oneSvcEvent(el, 'svc-ready');
+      await peerPost(windowOf(el), [envelope(`svc:event:${said}`, payload)]);
+      await ready;
+      expect([el.status, covered(el)]).to.deep.equal(['ready', false]);
+      clock.restore();
+    });
+  }
+
+  it('an embed that says neither (app, chat) is drawn 1 s after the view of the path', async () => {
+    const { el } = embed({ src: peerUrl(tenant, null, '&noview=1'), path: '/held' });
+    await el.updateComplete;
+    await peerLoaded(windowOf(el));
+    await peerReady(windowOf(el));
+    const clock = sinon.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'], shouldClearNativeTimers: true });
+    await peerPost(windowOf(el), [view('/held')]);
+    clock.tick(999);
+    for (let i = 0; i < 6; i++) await new Promise((r) => requestAnimationFrame(r));
+    expect([el.status, covered(el)]).to.deep.equal(['loading', true]);
+    const ready = oneSvcEvent(el, 'svc-ready');
+    clock.tick(1);
+    await ready;
+    expect([el.status, covered(el)]).to.deep.equal(['ready', false]);
+    clock.restore();
   });
 
   it('the ready timeout names the path the embed never viewed', async () => {
