@@ -543,7 +543,9 @@ export class EmbedSession {
         this._to('ready');
         if ((this._state as State) == 'ready') this._emit('svc-ready', this._readyDetail!);
       });
-    if (this._path === goal) this._drawn ? go() : setTimeout(go, DRAWN_MS);
+    if (this._path !== goal) return;
+    if (this._drawn) go();
+    else setTimeout(go, DRAWN_MS);
   }
 
   /**
